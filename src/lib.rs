@@ -1,0 +1,1 @@
+//! Tianyuan (天元): a Gomoku / Renju engine.
