@@ -1,0 +1,748 @@
+//! The board: stones, incremental line patterns, threat classes, candidates and Zobrist key.
+//!
+//! Every empty cell keeps, per colour, the [`LinePattern`] of its four lines (one nibble each)
+//! and the combined [`ThreatClass`]; per colour and class the board keeps a count and the set
+//! of cells. A move re-reads only the empty cells within the rule's reach on its four lines
+//! (at most 40), each with one table lookup; undo does the same, so both cost O(cells touched).
+
+use super::bitset::CellSet;
+use super::line::{
+    window_key, LinePattern, LineTable, CELL_BLACK, CELL_EMPTY, CELL_WALL, CELL_WHITE,
+};
+use super::pos::{Pos, BORDER, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
+use super::rule::{Color, Rule};
+use super::threat::{CombineTable, ThreatClass, NUM_CLASSES};
+use super::zobrist::{SIDE_KEY, STONE_KEYS};
+
+const CLASS_SLOTS: usize = 16;
+
+/// Default radius (in cells, square neighbourhood) of the candidate set.
+pub const DEFAULT_CANDIDATE_RADIUS: usize = 2;
+
+/// A Gomoku / Renju position with its incrementally kept pattern state.
+#[derive(Clone)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    rule: Rule,
+    reach: usize,
+    radius: usize,
+    lines: &'static LineTable,
+    combine: &'static CombineTable,
+    /// Cell codes: `CELL_EMPTY`, `CELL_BLACK`, `CELL_WHITE` or `CELL_WALL`.
+    cells: [u8; NUM_CELLS],
+    /// Per direction and line, 2 bits per position along the line.
+    line_keys: [[u64; 64]; 4],
+    /// Per colour and cell: the four directional patterns, one nibble each.
+    patterns: [[u16; NUM_CELLS]; 2],
+    /// Per colour and cell: the combined threat class (`None` on occupied cells).
+    classes: [[u8; NUM_CELLS]; 2],
+    /// Per colour and class code (16 slots so a masked code needs no bounds check).
+    class_counts: [[u16; CLASS_SLOTS]; 2],
+    class_cells: [[CellSet; CLASS_SLOTS]; 2],
+    /// Number of stones within `radius` of each cell.
+    near: [u8; NUM_CELLS],
+    near_cells: CellSet,
+    empty_cells: CellSet,
+    history: Vec<Pos>,
+    /// Old (pattern, class) of every cell a move changed, so undo restores them verbatim.
+    undo_log: Vec<UndoEntry>,
+    /// Start of each move's entries in `undo_log`.
+    undo_marks: Vec<u32>,
+    side_to_move: Color,
+    hash: u64,
+}
+
+/// One cell's state before a move changed it, for one colour.
+#[derive(Clone, Copy)]
+struct UndoEntry {
+    pos: u16,
+    pattern: u16,
+    color: u8,
+    class: u8,
+}
+
+/// Why a board could not be created or a move not played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    /// Width or height outside 5..=22.
+    BadSize,
+    /// The cell is outside the playing area.
+    OffBoard,
+    /// The cell already holds a stone.
+    Occupied,
+}
+
+impl std::fmt::Display for BoardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BoardError::BadSize => "board size must be 5..22",
+            BoardError::OffBoard => "move is off the board",
+            BoardError::Occupied => "cell is occupied",
+        })
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+/// The color code stored in cells and line keys.
+#[inline]
+const fn stone_code(color: Color) -> u8 {
+    match color {
+        Color::Black => CELL_BLACK as u8,
+        Color::White => CELL_WHITE as u8,
+    }
+}
+
+impl Board {
+    /// An empty `width`×`height` board under `rule`, black to move.
+    pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board, BoardError> {
+        Board::with_radius(width, height, rule, DEFAULT_CANDIDATE_RADIUS)
+    }
+
+    /// Like [`Board::new`] with the candidate radius (1..=5) given.
+    pub fn with_radius(
+        width: usize,
+        height: usize,
+        rule: Rule,
+        radius: usize,
+    ) -> Result<Board, BoardError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+            return Err(BoardError::BadSize);
+        }
+        let mut board = Board {
+            width,
+            height,
+            rule,
+            reach: rule.reach(),
+            radius: radius.clamp(1, BORDER),
+            lines: LineTable::for_rule(rule),
+            combine: CombineTable::for_rule(rule),
+            cells: [CELL_WALL as u8; NUM_CELLS],
+            line_keys: [[u64::MAX; 64]; 4],
+            patterns: [[0; NUM_CELLS]; 2],
+            classes: [[0; NUM_CELLS]; 2],
+            class_counts: [[0; CLASS_SLOTS]; 2],
+            class_cells: [[CellSet::EMPTY; CLASS_SLOTS]; 2],
+            near: [0; NUM_CELLS],
+            near_cells: CellSet::EMPTY,
+            empty_cells: CellSet::EMPTY,
+            history: Vec::with_capacity(width * height),
+            undo_log: Vec::with_capacity(64 * width * height),
+            undo_marks: Vec::with_capacity(width * height),
+            side_to_move: Color::Black,
+            hash: 0,
+        };
+        for y in 0..height {
+            for x in 0..width {
+                let p = Pos::new(x, y);
+                board.cells[p.index()] = CELL_EMPTY as u8;
+                board.empty_cells.insert(p);
+                for dir in 0..4 {
+                    let (line, at) = p.line_of(dir);
+                    board.line_keys[dir][line] &= !(3u64 << (2 * at));
+                }
+            }
+        }
+        for p in board.empty_cells.iter() {
+            board.refresh_cell(p);
+        }
+        Ok(board)
+    }
+
+    /// Board width (columns).
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Board height (rows).
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// The rule in force.
+    #[inline]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The candidate radius.
+    #[inline]
+    pub fn candidate_radius(&self) -> usize {
+        self.radius
+    }
+
+    /// The colour to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+
+    /// The 64-bit Zobrist key of the stones and the side to move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The stones in the order they were placed.
+    #[inline]
+    pub fn history(&self) -> &[Pos] {
+        &self.history
+    }
+
+    /// Number of stones on the board.
+    #[inline]
+    pub fn stone_count(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The most recent stone.
+    #[inline]
+    pub fn last_move(&self) -> Option<Pos> {
+        self.history.last().copied()
+    }
+
+    /// Whether `(x, y)` is inside the playing area.
+    #[inline]
+    pub fn contains(&self, x: usize, y: usize) -> bool {
+        x < self.width && y < self.height
+    }
+
+    /// The cell at `(x, y)`, if it is on the board.
+    #[inline]
+    pub fn pos(&self, x: usize, y: usize) -> Option<Pos> {
+        self.contains(x, y).then(|| Pos::new(x, y))
+    }
+
+    /// Whether `p` is an empty cell of the playing area.
+    #[inline]
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.cells[p.index()] == CELL_EMPTY as u8
+    }
+
+    /// The stone on `p`, if any.
+    #[inline]
+    pub fn stone(&self, p: Pos) -> Option<Color> {
+        match self.cells[p.index()] as u32 {
+            CELL_BLACK => Some(Color::Black),
+            CELL_WHITE => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// Whether the board has no empty cell left.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.history.len() == self.width * self.height
+    }
+
+    /// Every empty cell of the playing area.
+    #[inline]
+    pub fn empty_cells(&self) -> &CellSet {
+        &self.empty_cells
+    }
+
+    /// Empty cells within the candidate radius of some stone (every empty cell's neighbourhood
+    /// is the square of side `2 * radius + 1`).
+    #[inline]
+    pub fn candidates(&self) -> CellSet {
+        self.near_cells.and(&self.empty_cells)
+    }
+
+    /// The pattern of `color`'s line in direction `dir` through the empty cell `p`.
+    #[inline]
+    pub fn line_pattern(&self, p: Pos, color: Color, dir: usize) -> LinePattern {
+        LinePattern::from_u8(((self.patterns[color.index()][p.index()] >> (4 * dir)) & 0xF) as u8)
+    }
+
+    /// The four directional patterns of `color` at `p`, one nibble each (direction 0 lowest).
+    #[inline]
+    pub fn packed_patterns(&self, p: Pos, color: Color) -> u16 {
+        self.patterns[color.index()][p.index()]
+    }
+
+    /// What a stone of `color` on the empty cell `p` would make (`None` on occupied cells).
+    #[inline]
+    pub fn threat(&self, p: Pos, color: Color) -> ThreatClass {
+        ThreatClass::from_u8(self.classes[color.index()][p.index()])
+    }
+
+    /// How many empty cells have threat class `class` for `color`: O(1).
+    #[inline]
+    pub fn threat_count(&self, color: Color, class: ThreatClass) -> usize {
+        self.class_counts[color.index()][class as usize] as usize
+    }
+
+    /// The empty cells with threat class `class` for `color`, without a board scan.
+    #[inline]
+    pub fn threat_cells(&self, color: Color, class: ThreatClass) -> &CellSet {
+        &self.class_cells[color.index()][class as usize]
+    }
+
+    /// Whether `color` can win with its next stone (it has a five point).
+    #[inline]
+    pub fn has_five_point(&self, color: Color) -> bool {
+        self.threat_count(color, ThreatClass::Five) > 0
+    }
+
+    /// Plays a stone of the side to move on `p` and passes the turn. The caller guarantees that
+    /// `p` is an empty cell (see [`Board::try_play`] for a checked version).
+    #[inline]
+    pub fn make_move(&mut self, p: Pos) {
+        let color = self.side_to_move;
+        self.place(p, color);
+    }
+
+    /// Plays `(x, y)` for the side to move after checking that it is an empty board cell.
+    pub fn try_play(&mut self, x: usize, y: usize) -> Result<Pos, BoardError> {
+        let p = self.pos(x, y).ok_or(BoardError::OffBoard)?;
+        if !self.is_empty(p) {
+            return Err(BoardError::Occupied);
+        }
+        self.make_move(p);
+        Ok(p)
+    }
+
+    /// Places a stone of `color` on the empty cell `p`; the other colour moves next. Used to set
+    /// up positions whose stones do not alternate.
+    pub fn place(&mut self, p: Pos, color: Color) {
+        debug_assert!(self.is_empty(p), "place on a non-empty cell {p:?}");
+        let code = stone_code(color);
+        self.cells[p.index()] = code;
+        for dir in 0..4 {
+            let (line, at) = p.line_of(dir);
+            self.line_keys[dir][line] |= (code as u64) << (2 * at);
+        }
+        self.hash ^= STONE_KEYS[color.index()][p.index()];
+        if self.side_to_move != color.opponent() {
+            self.hash ^= SIDE_KEY;
+        }
+        self.side_to_move = color.opponent();
+        self.history.push(p);
+        self.undo_marks.push(self.undo_log.len() as u32);
+        self.empty_cells.remove(p);
+        // The patterns of `p` stay as they were while it is occupied; undo needs them again.
+        for c in 0..2 {
+            self.set_class(p, c, ThreatClass::None as u8);
+        }
+        self.refresh_around(p);
+        self.add_near(p, true);
+    }
+
+    /// Takes back the most recent stone; the colour that played it is to move again.
+    pub fn undo(&mut self) -> Option<Pos> {
+        let p = self.history.pop()?;
+        let color = self.stone(p).expect("history cell holds a stone");
+        self.cells[p.index()] = CELL_EMPTY as u8;
+        for dir in 0..4 {
+            let (line, at) = p.line_of(dir);
+            self.line_keys[dir][line] &= !(3u64 << (2 * at));
+        }
+        self.hash ^= STONE_KEYS[color.index()][p.index()];
+        if self.side_to_move != color {
+            self.hash ^= SIDE_KEY;
+        }
+        self.side_to_move = color;
+        self.empty_cells.insert(p);
+        self.add_near(p, false);
+        let mark = self.undo_marks.pop().expect("one mark per move") as usize;
+        for i in (mark..self.undo_log.len()).rev() {
+            let e = self.undo_log[i];
+            let q = Pos(e.pos);
+            self.patterns[e.color as usize & 1][q.index() & (NUM_CELLS - 1)] = e.pattern;
+            self.set_class(q, e.color as usize, e.class);
+        }
+        self.undo_log.truncate(mark);
+        for c in 0..2 {
+            let class = self.combine.get_raw(c, self.patterns[c][p.index()]);
+            self.set_class(p, c, class);
+        }
+        Some(p)
+    }
+
+    /// Passes the turn without a stone (used by threat searches that let one side move twice).
+    pub fn pass(&mut self) {
+        self.side_to_move = self.side_to_move.opponent();
+        self.hash ^= SIDE_KEY;
+    }
+
+    /// Whether the stone just played on `p` completes a win for its colour under the rule
+    /// (renju: black needs an exact five; caro: a five blocked at both ends does not count).
+    pub fn is_winning_stone(&self, p: Pos) -> bool {
+        let Some(color) = self.stone(p) else {
+            return false;
+        };
+        (0..4).any(|dir| {
+            let (line, at) = p.line_of(dir);
+            self.lines
+                .pattern(window_key(self.line_keys[dir][line], at), color)
+                == LinePattern::Five
+        })
+    }
+
+    /// Whether the last stone won the game.
+    pub fn last_move_wins(&self) -> bool {
+        self.last_move().is_some_and(|p| self.is_winning_stone(p))
+    }
+
+    /// Re-reads the patterns of the empty cells within reach of `p` on its four lines.
+    ///
+    /// A cell's pattern for one colour depends only on the cells up to the nearest opponent
+    /// stone (included, for caro's blocked ends) or wall, so the walk along a line stops at a
+    /// wall or once it has passed stones of both colours: beyond that, `p` is out of sight.
+    #[inline]
+    fn refresh_around(&mut self, p: Pos) {
+        let reach = self.reach as isize;
+        for dir in 0..4 {
+            let (line, at) = p.line_of(dir);
+            let key = self.line_keys[dir][line];
+            let step = super::pos::DIRECTIONS[dir];
+            for sign in [-1isize, 1] {
+                let mut seen = 0u8;
+                for s in 1..=reach {
+                    let offset = sign * s;
+                    let q = Pos((p.0 as isize + step * offset) as u16);
+                    let code = self.cells[q.index() & (NUM_CELLS - 1)];
+                    if code == CELL_EMPTY as u8 {
+                        let packed = self
+                            .lines
+                            .get(window_key(key, (at as isize + offset) as usize));
+                        self.set_line(q, dir, packed);
+                    } else {
+                        seen |= code;
+                        if seen == 3 {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Recomputes all four directional patterns of the empty cell `p` and its classes (its
+    /// stored patterns may be stale after it was occupied).
+    fn refresh_cell(&mut self, p: Pos) {
+        let mut black = 0u16;
+        let mut white = 0u16;
+        for dir in 0..4 {
+            let (line, at) = p.line_of(dir);
+            let packed = self.lines.get(window_key(self.line_keys[dir][line], at));
+            black |= ((packed & 0xF) as u16) << (4 * dir);
+            white |= ((packed >> 4) as u16) << (4 * dir);
+        }
+        self.patterns[0][p.index()] = black;
+        self.patterns[1][p.index()] = white;
+        let cb = self.combine.get(Color::Black, black) as u8;
+        let cw = self.combine.get(Color::White, white) as u8;
+        self.set_class(p, 0, cb);
+        self.set_class(p, 1, cw);
+    }
+
+    /// Stores the (black, white) patterns of `p` in direction `dir` and updates its classes
+    /// (only for a colour whose patterns changed).
+    #[inline]
+    fn set_line(&mut self, p: Pos, dir: usize, packed: u8) {
+        let shift = 4 * dir;
+        let mask = !(0xFu16 << shift);
+        let i = p.index() & (NUM_CELLS - 1);
+        for c in 0..2 {
+            let old = self.patterns[c][i];
+            let new = (old & mask) | ((((packed >> (4 * c)) & 0xF) as u16) << shift);
+            if new != old {
+                let class = self.classes[c][i];
+                self.undo_log.push(UndoEntry {
+                    pos: p.0,
+                    pattern: old,
+                    color: c as u8,
+                    class,
+                });
+                self.patterns[c][i] = new;
+                let class = self.combine.get_raw(c, new);
+                self.set_class(p, c, class);
+            }
+        }
+    }
+
+    /// Moves `p` to class `class` for colour index `c`, keeping counts and cell sets.
+    #[inline]
+    fn set_class(&mut self, p: Pos, c: usize, class: u8) {
+        let i = p.index() & (NUM_CELLS - 1);
+        let old = self.classes[c][i];
+        if old == class {
+            return;
+        }
+        self.classes[c][i] = class;
+        let c = c & 1;
+        if old != 0 {
+            self.class_counts[c][old as usize & 15] -= 1;
+            self.class_cells[c][old as usize & 15].remove(p);
+        }
+        if class != 0 {
+            self.class_counts[c][class as usize & 15] += 1;
+            self.class_cells[c][class as usize & 15].insert(p);
+        }
+    }
+
+    /// Adds (or removes) `p`'s contribution to the candidate neighbourhood counts.
+    #[inline]
+    fn add_near(&mut self, p: Pos, add: bool) {
+        let r = self.radius as isize;
+        for dy in -r..=r {
+            let row = p.0 as isize + dy * STRIDE as isize;
+            for dx in -r..=r {
+                let q = (row + dx) as usize & (NUM_CELLS - 1);
+                if add {
+                    self.near[q] += 1;
+                    self.near_cells.insert(Pos(q as u16));
+                } else {
+                    self.near[q] -= 1;
+                    self.near_cells.remove_if(Pos(q as u16), self.near[q] == 0);
+                }
+            }
+        }
+    }
+
+    /// The raw key of line `line` in direction `dir` (2 bits per position).
+    #[inline]
+    pub(crate) fn line_key(&self, dir: usize, line: usize) -> u64 {
+        self.line_keys[dir][line]
+    }
+
+    /// Recomputes every piece of incremental state from the stones alone, by a separate and
+    /// slower path (cells read one by one, no line keys), and reports the first difference.
+    /// For tests and debugging.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let mut hash = 0u64;
+        let mut counts = [[0u16; CLASS_SLOTS]; 2];
+        let mut near_cells = CellSet::EMPTY;
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let p = Pos::new(x, y);
+                if let Some(c) = self.stone(p) {
+                    hash ^= STONE_KEYS[c.index()][p.index()];
+                    for dy in -(self.radius as isize)..=self.radius as isize {
+                        for dx in -(self.radius as isize)..=self.radius as isize {
+                            near_cells
+                                .insert(Pos((p.0 as isize + dy * STRIDE as isize + dx) as u16));
+                        }
+                    }
+                }
+            }
+        }
+        if self.side_to_move == Color::White {
+            hash ^= SIDE_KEY;
+        }
+        if hash != self.hash {
+            return Err(format!(
+                "zobrist key {:#x} != recomputed {:#x}",
+                self.hash, hash
+            ));
+        }
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let p = Pos::new(x, y);
+                if !self.is_empty(p) {
+                    for c in 0..2 {
+                        if self.classes[c][p.index()] != 0 {
+                            return Err(format!("occupied {p:?} has a class"));
+                        }
+                    }
+                    continue;
+                }
+                for (c, color) in Color::BOTH.into_iter().enumerate() {
+                    let mut packed = 0u16;
+                    for dir in 0..4 {
+                        let mut key = 0u32;
+                        for (slot, s) in (-5..=5isize).filter(|&s| s != 0).enumerate() {
+                            let q = p.0 as isize + s * super::pos::DIRECTIONS[dir];
+                            let code = if (0..NUM_CELLS as isize).contains(&q) {
+                                self.cells[q as usize] as u32
+                            } else {
+                                CELL_WALL
+                            };
+                            key |= code << (2 * slot);
+                        }
+                        packed |= (self.lines.pattern(key, color) as u16) << (4 * dir);
+                    }
+                    if packed != self.patterns[c][p.index()] {
+                        return Err(format!(
+                            "{color:?} patterns at {p:?}: {:#06x} != recomputed {packed:#06x}",
+                            self.patterns[c][p.index()]
+                        ));
+                    }
+                    let class = self.combine.get(color, packed);
+                    if class as u8 != self.classes[c][p.index()] {
+                        return Err(format!("{color:?} class at {p:?} differs"));
+                    }
+                    if class != ThreatClass::None {
+                        counts[c][class as usize] += 1;
+                        if !self.class_cells[c][class as usize].contains(p) {
+                            return Err(format!("{color:?} class set misses {p:?}"));
+                        }
+                    }
+                }
+            }
+        }
+        if counts != self.class_counts {
+            return Err("class counts differ".into());
+        }
+        for (c, (sets, want)) in self.class_cells.iter().zip(counts.iter()).enumerate() {
+            for class in 0..NUM_CLASSES {
+                if sets[class].len() != want[class] as usize {
+                    return Err(format!("class set {class} of colour {c} has stale cells"));
+                }
+            }
+        }
+        if self.candidates() != near_cells.and(&self.empty_cells) {
+            return Err("candidate set differs".into());
+        }
+        Ok(())
+    }
+
+    /// A text picture of the board (`X` black, `O` white, `.` empty), top row first, with
+    /// Gomocup column and row numbers.
+    pub fn to_text(&self) -> String {
+        let mut out = String::from("   ");
+        for x in 0..self.width {
+            out.push_str(&format!("{:>3}", x));
+        }
+        out.push('\n');
+        for y in 0..self.height {
+            out.push_str(&format!("{:>3}", y));
+            for x in 0..self.width {
+                let p = Pos::new(x, y);
+                let c = match self.stone(p) {
+                    Some(Color::Black) if self.last_move() == Some(p) => "  x",
+                    Some(Color::White) if self.last_move() == Some(p) => "  o",
+                    Some(Color::Black) => "  X",
+                    Some(Color::White) => "  O",
+                    None => "  .",
+                };
+                out.push_str(c);
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Board {}x{} {} \n{}",
+            self.width,
+            self.height,
+            self.rule,
+            self.to_text()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Long seeded random sequences of moves and undos, every rule, 15×15 and 20×20: after
+    /// every step the incremental state equals the state recomputed from the stones.
+    #[test]
+    fn incremental_state_matches_recomputation() {
+        for (seed, rule) in Rule::ALL.into_iter().enumerate() {
+            for (size_w, size_h) in [(15, 15), (20, 20), (7, 19)] {
+                let mut rng = StdRng::seed_from_u64(seed as u64 * 1000 + size_w as u64);
+                let mut board = Board::with_radius(size_w, size_h, rule, 1 + seed % 3).unwrap();
+                let mut steps = 0;
+                while steps < 1500 {
+                    steps += 1;
+                    let undo =
+                        !board.history().is_empty() && (board.is_full() || rng.gen_bool(0.3));
+                    if undo {
+                        board.undo();
+                    } else {
+                        let empties: Vec<Pos> = board.empty_cells().iter().collect();
+                        // Mostly near the stones, as in real games; sometimes anywhere.
+                        let near: Vec<Pos> = board.candidates().iter().collect();
+                        let pool = if near.is_empty() || rng.gen_bool(0.2) {
+                            &empties
+                        } else {
+                            &near
+                        };
+                        let p = pool[rng.gen_range(0..pool.len())];
+                        if rng.gen_bool(0.1) {
+                            let color = if rng.gen_bool(0.5) {
+                                Color::Black
+                            } else {
+                                Color::White
+                            };
+                            board.place(p, color);
+                        } else {
+                            board.make_move(p);
+                        }
+                    }
+                    if let Err(e) = board.check_consistency() {
+                        panic!("{rule} {size_w}x{size_h} step {steps}: {e}\n{board:?}");
+                    }
+                }
+                // Unwinding everything returns to the empty board's exact state.
+                while board.undo().is_some() {}
+                // Undo hands the move back to whoever placed the first stone.
+                if board.side_to_move() != Color::Black {
+                    board.pass();
+                }
+                let fresh = Board::with_radius(size_w, size_h, rule, 1 + seed % 3).unwrap();
+                assert_eq!(board.hash(), fresh.hash());
+                assert_eq!(board.patterns, fresh.patterns);
+                assert_eq!(board.class_counts, fresh.class_counts);
+                assert_eq!(board.near, fresh.near);
+            }
+        }
+    }
+
+    #[test]
+    fn same_stones_same_key_whatever_the_order() {
+        let mut a = Board::new(15, 15, Rule::Renju).unwrap();
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (6, 7), (8, 7)] {
+            a.try_play(x, y).unwrap();
+        }
+        for (x, y) in [(6, 7), (8, 7), (7, 7), (8, 8)] {
+            b.try_play(x, y).unwrap();
+        }
+        assert_eq!(a.hash(), b.hash());
+        b.undo();
+        assert_ne!(a.hash(), b.hash());
+    }
+
+    #[test]
+    fn rejects_bad_sizes_and_moves() {
+        assert_eq!(
+            Board::new(4, 15, Rule::Freestyle).unwrap_err(),
+            BoardError::BadSize
+        );
+        assert_eq!(
+            Board::new(15, 23, Rule::Freestyle).unwrap_err(),
+            BoardError::BadSize
+        );
+        let mut b = Board::new(5, 22, Rule::Freestyle).unwrap();
+        assert_eq!(b.try_play(5, 0), Err(BoardError::OffBoard));
+        b.try_play(4, 21).unwrap();
+        assert_eq!(b.try_play(4, 21), Err(BoardError::Occupied));
+        assert_eq!(b.side_to_move(), Color::White);
+    }
+
+    #[test]
+    fn candidates_follow_the_radius() {
+        let mut b = Board::with_radius(15, 15, Rule::Freestyle, 2).unwrap();
+        assert!(b.candidates().is_empty());
+        b.try_play(0, 0).unwrap();
+        assert_eq!(b.candidates().len(), 8); // 3×3 corner square minus the stone
+        b.try_play(7, 7).unwrap();
+        assert_eq!(b.candidates().len(), 8 + 24);
+        b.undo();
+        assert_eq!(b.candidates().len(), 8);
+    }
+}

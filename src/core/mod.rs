@@ -1,0 +1,21 @@
+//! The rules core: board, incremental line patterns, threat classes and exact rules for
+//! freestyle, standard, renju and caro. Everything else in Tianyuan stands on this module.
+
+pub mod bitset;
+pub mod board;
+pub mod line;
+pub mod notation;
+pub mod outcome;
+pub mod pos;
+pub mod renju;
+pub mod rule;
+pub mod threat;
+pub mod zobrist;
+
+pub use bitset::CellSet;
+pub use board::Board;
+pub use line::LinePattern;
+pub use outcome::MoveVerdict;
+pub use pos::Pos;
+pub use rule::{Color, Rule};
+pub use threat::ThreatClass;
