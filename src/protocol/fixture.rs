@@ -6,7 +6,7 @@
 //! | Line | Meaning |
 //! |---|---|
 //! | `# …` or blank | comment |
-//! | `> TEXT` | write the bytes of `TEXT` to the brain **in one write call**; escapes `\r` `\n` `\t` `\\` `\xHH`; `{free}` is replaced by a free square `x,y` chosen by the harness |
+//! | `> TEXT` | write the bytes of `TEXT` to the brain **in one write call**; escapes `\r` `\n` `\t` `\\` `\xHH`; `{free}` is replaced by a free square `x,y` chosen by the harness, `{last}` by the brain's last move |
 //! | `< OK` | expect this exact reply line |
 //! | `< PREFIX*` | expect a reply line starting with `PREFIX` |
 //! | `< MOVE` | expect one move `x,y` (legality is the harness's business) |
@@ -26,13 +26,22 @@ use std::time::Duration;
 
 use super::command::{parse_coord, Coord};
 
+/// A coordinate the harness fills in when it sends a `>` line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Placeholder {
+    /// `{free}`: `x,y` of a currently empty square (the opponent's move in a `TURN`).
+    Free,
+    /// `{last}`: `x,y` of the brain's most recent move (for `TAKEBACK`).
+    LastMove,
+}
+
 /// Part of a `>` line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SendPart {
     /// Literal bytes.
     Bytes(Vec<u8>),
-    /// `{free}`: the harness substitutes `x,y` of a currently empty square.
-    FreeSquare,
+    /// A coordinate filled in by the harness.
+    Coord(Placeholder),
 }
 
 /// What a `<` line expects.
@@ -78,14 +87,15 @@ pub enum Step {
 }
 
 impl Step {
-    /// For a [`Step::Send`], the bytes with every `{free}` replaced by `free()`; empty otherwise.
-    pub fn render(&self, mut free: impl FnMut() -> Coord) -> Vec<u8> {
+    /// For a [`Step::Send`], the bytes with every placeholder replaced by `fill(placeholder)`;
+    /// empty for other steps.
+    pub fn render(&self, mut fill: impl FnMut(Placeholder) -> Coord) -> Vec<u8> {
         let mut out = Vec::new();
         if let Step::Send(parts) = self {
             for p in parts {
                 match p {
                     SendPart::Bytes(b) => out.extend_from_slice(b),
-                    SendPart::FreeSquare => out.extend_from_slice(free().to_string().as_bytes()),
+                    SendPart::Coord(ph) => out.extend_from_slice(fill(*ph).to_string().as_bytes()),
                 }
             }
         }
@@ -101,11 +111,11 @@ pub struct Fixture {
 }
 
 impl Fixture {
-    /// All bytes the manager sends, concatenated, with `{free}` rendered by `free`.
-    pub fn sent_bytes(&self, mut free: impl FnMut() -> Coord) -> Vec<u8> {
+    /// All bytes the manager sends, concatenated, with placeholders rendered by `fill`.
+    pub fn sent_bytes(&self, mut fill: impl FnMut(Placeholder) -> Coord) -> Vec<u8> {
         self.steps
             .iter()
-            .flat_map(|s| s.render(&mut free))
+            .flat_map(|s| s.render(&mut fill))
             .collect()
     }
 
@@ -203,12 +213,18 @@ fn unescape(text: &str, line: usize) -> Result<Vec<SendPart>, FixtureError> {
                 }
                 _ => return Err(err("unknown escape (use \\r \\n \\t \\\\ \\xHH)")),
             }
-        } else if text[i..].starts_with("{free}") {
+        } else if let Some((tag, ph)) = [
+            ("{free}", Placeholder::Free),
+            ("{last}", Placeholder::LastMove),
+        ]
+        .into_iter()
+        .find(|(tag, _)| text[i..].starts_with(tag))
+        {
             if !cur.is_empty() {
                 parts.push(SendPart::Bytes(std::mem::take(&mut cur)));
             }
-            parts.push(SendPart::FreeSquare);
-            i += "{free}".len();
+            parts.push(SendPart::Coord(ph));
+            i += tag.len();
         } else {
             cur.push(b);
             i += 1;
@@ -308,30 +324,35 @@ mod tests {
 
     #[test]
     fn escapes_and_placeholder() {
-        let f = parse_fixture("> TURN {free}\\r\\n\n> a\\tb\\\\c\\x0d\\x0A {x}\n").expect("parse");
+        let f =
+            parse_fixture("> TURN {free}\\r\\n\n> a\\tb\\\\c\\x0d\\x0A {x}\n> TAKEBACK {last}\n")
+                .expect("parse");
         assert_eq!(
             f.steps[0],
             Step::Send(vec![
                 SendPart::Bytes(b"TURN ".to_vec()),
-                SendPart::FreeSquare,
+                SendPart::Coord(Placeholder::Free),
                 SendPart::Bytes(b"\r\n".to_vec()),
             ])
         );
-        assert_eq!(f.steps[0].render(|| Coord::new(3, 14)), b"TURN 3,14\r\n");
-        assert_eq!(f.steps[1].render(|| Coord::new(0, 0)), b"a\tb\\c\r\n {x}");
+        assert_eq!(f.steps[0].render(|_| Coord::new(3, 14)), b"TURN 3,14\r\n");
+        assert_eq!(f.steps[1].render(|_| Coord::new(0, 0)), b"a\tb\\c\r\n {x}");
         let mut k = 0;
-        let all = f.sent_bytes(|| {
+        let all = f.sent_bytes(|ph| {
             k += 1;
-            Coord::new(k, k)
+            match ph {
+                Placeholder::Free => Coord::new(k, k),
+                Placeholder::LastMove => Coord::new(-k, 0),
+            }
         });
-        assert_eq!(all, b"TURN 1,1\r\na\tb\\c\r\n {x}");
+        assert_eq!(all, b"TURN 1,1\r\na\tb\\c\r\n {x}TAKEBACK -2,0");
     }
 
     #[test]
     fn crlf_fixture_file_and_literal_spaces() {
         let f = parse_fixture("> INFO folder C:\\\\a b\\r\\n\r\n< OK\r\n").expect("parse");
         assert_eq!(
-            f.steps[0].render(|| Coord::new(0, 0)),
+            f.steps[0].render(|_| Coord::new(0, 0)),
             b"INFO folder C:\\a b\r\n"
         );
         assert_eq!(f.steps[1], Step::Expect(Expect::Exact("OK".into())));
