@@ -445,6 +445,10 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
 /// returned as [`BlockLine::Command`]; anything else is [`ParseError::Malformed`] (the skeleton answers
 /// `ERROR x,y,who or DONE expected after BOARD`). The session should keep reading the block after a
 /// malformed row (the remaining rows and `DONE` still follow).
+///
+/// Recommended handling of [`BlockLine::Command`]: `INFO` → apply it and stay in the block (managers
+/// never do this, but it is harmless); `END` → exit; anything else → abandon the block and execute the
+/// command (the manager has moved on, e.g. a new `START`).
 pub fn parse_block_line(kind: BlockKind, line: &str) -> Result<BlockLine, ParseError> {
     let line = line.trim();
     if line.is_empty() {
