@@ -62,6 +62,8 @@ pub const MATCH_SPACE: u64 = 22;
 pub const MATCH_SPACE_MIN: u64 = 7;
 /// `hard_match` may exceed `soft_match` by at most this factor.
 pub const HARD_FACTOR: u64 = 3;
+/// Limits above this (30 days) are clamped to it, so that `received + hard` can never overflow.
+pub const MAX_LIMIT_MS: u64 = 30 * 24 * 3600 * 1000;
 
 /// A time limit as understood by the manager.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,7 +187,10 @@ pub fn budget_for(tc: &TimeControl, input: &TimeInput) -> TimeBudget {
         match limit {
             Limit::Immediate => Err(()),
             Limit::Unlimited => Ok(None),
-            Limit::Ms(ms) => match ms.checked_sub(reserve(ms, input.first_think)) {
+            Limit::Ms(ms) => match ms
+                .min(MAX_LIMIT_MS)
+                .checked_sub(reserve(ms, input.first_think))
+            {
                 Some(a) if a > 0 => Ok(Some(a)),
                 _ => Err(()),
             },
@@ -222,12 +227,12 @@ pub fn budget_for(tc: &TimeControl, input: &TimeInput) -> TimeBudget {
             deadline: input.received + d,
         };
     }
-    let soft = Duration::from_millis(soft);
-    let hard = Duration::from_millis(hard);
+    let soft = Duration::from_millis(soft.min(MAX_LIMIT_MS));
+    let hard = Duration::from_millis(hard.min(MAX_LIMIT_MS));
     TimeBudget {
         soft,
         hard,
-        deadline: input.received + hard,
+        deadline: input.received.checked_add(hard).unwrap_or(input.received),
     }
 }
 
@@ -413,6 +418,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn huge_values_do_not_overflow() {
+        let max = i64::MAX.to_string();
+        let s = settings(&[
+            ("timeout_turn", &max),
+            ("timeout_match", &max),
+            ("time_left", "2147483646"),
+            ("time_increment", &max),
+        ]);
+        let b = compute_budget(&s, &input(0, false));
+        assert!(b.soft <= b.hard);
+        assert!(b.hard < Duration::from_millis(2_147_483_646));
+        let s = settings(&[("timeout_turn", &max), ("time_left", "2147483647")]);
+        let b = compute_budget(&s, &input(0, false));
+        assert!(b.hard <= Duration::from_millis(MAX_LIMIT_MS));
+        assert!(b.deadline >= Instant::now());
     }
 
     #[test]

@@ -780,6 +780,36 @@ mod tests {
     }
 
     #[test]
+    fn random_lines_never_panic() {
+        use rand::{Rng, SeedableRng};
+        let alphabet: Vec<char> = "STARTINFOBEGDNXYtrun0123456789,-+ \t天元é\u{a0}\u{2028}"
+            .chars()
+            .collect();
+        let words = [
+            "START ",
+            "TURN ",
+            "INFO ",
+            "RECTSTART ",
+            "yxnbest ",
+            "BOARD",
+            "DONE",
+        ];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for _ in 0..20_000 {
+            let mut line = String::new();
+            if rng.gen_bool(0.5) {
+                line.push_str(words[rng.gen_range(0..words.len())]);
+            }
+            for _ in 0..rng.gen_range(0..16) {
+                line.push(alphabet[rng.gen_range(0..alphabet.len())]);
+            }
+            let _ = parse(&line);
+            let _ = parse_block_line(BlockKind::Board, &line);
+            let _ = parse_block_line(BlockKind::Swap2Board, &line);
+        }
+    }
+
+    #[test]
     fn parse_int_range() {
         assert_eq!(parse_int("2147483647"), Some(2_147_483_647));
         assert_eq!(parse_int("-150"), Some(-150));

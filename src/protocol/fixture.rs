@@ -218,7 +218,7 @@ fn unescape(text: &str, line: usize) -> Result<Vec<SendPart>, FixtureError> {
             ("{last}", Placeholder::LastMove),
         ]
         .into_iter()
-        .find(|(tag, _)| text[i..].starts_with(tag))
+        .find(|(tag, _)| bytes[i..].starts_with(tag.as_bytes()))
         {
             if !cur.is_empty() {
                 parts.push(SendPart::Bytes(std::mem::take(&mut cur)));
@@ -356,6 +356,16 @@ mod tests {
             b"INFO folder C:\\a b\r\n"
         );
         assert_eq!(f.steps[1], Step::Expect(Expect::Exact("OK".into())));
+    }
+
+    #[test]
+    fn non_ascii_text_is_sent_verbatim() {
+        let f = parse_fixture("> MESSAGE 天元 {free}\\n\n").expect("parse");
+        assert_eq!(
+            f.steps[0].render(|_| Coord::new(1, 2)),
+            "MESSAGE 天元 1,2\n".as_bytes()
+        );
+        assert!(parse_fixture("> \\x天\n").is_err());
     }
 
     #[test]
