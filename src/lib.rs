@@ -1,10 +1,13 @@
 //! Tianyuan (天元): a Gomoku / Renju engine.
 //!
 //! The crate is split the way the engine is: [`core`] is the rules core (board, incremental
-//! patterns, exact rules) on which everything else stands.
+//! patterns, exact rules) on which everything else stands; [`protocol`] and [`timeman`] are
+//! the Gomocup brain's face; [`bench`] and [`corpus`] serve measurement and tests.
 
 #![warn(missing_docs)]
 
 pub mod bench;
 pub mod core;
 pub mod corpus;
+pub mod protocol;
+pub mod timeman;

@@ -1,0 +1,28 @@
+//! The board-independent half of the Gomocup / Piskvork brain protocol
+//! (see `protocol.md` and `/work/shared/protocol-reference.md`).
+//!
+//! * [`reader`]: stdin bytes → timestamped lines on a channel ([`spawn_stdin_reader`]).
+//! * [`command`]: a line → [`Command`] ([`parse`]), block rows ([`parse_block_line`]).
+//! * [`settings`]: `INFO key value` → [`Settings`], rule codes → [`RuleKind`].
+//! * [`output`]: replies, one `write_all` + flush per line ([`ProtocolWriter`], [`SharedWriter`]),
+//!   and [`install_silent_panic_hook`].
+//! * [`fixture`]: the byte-exact session fixture format of `tests/sessions/`.
+//!
+//! Time budgets live in [`crate::timeman`]. The session loop (board, search) is built on top of these.
+
+pub mod command;
+pub mod fixture;
+pub mod output;
+pub mod reader;
+pub mod settings;
+
+pub use command::{
+    check_board_size, parse, parse_block_line, BlockKind, BlockLine, BoardRow, Command, Coord,
+    Field, ParseError, MAX_BOARD_SIZE, MIN_BOARD_SIZE,
+};
+pub use output::{
+    install_silent_panic_hook, stdout_writer, take_last_panic, AboutInfo, ProtocolWriter,
+    SharedWriter,
+};
+pub use reader::{spawn_reader, spawn_stdin_reader, LineReader, ReaderEvent, MAX_LINE_LEN};
+pub use settings::{InfoKey, InfoOutcome, RuleCode, RuleKind, Settings};
