@@ -1,1 +1,3 @@
 //! Tianyuan (天元): a Gomoku / Renju engine.
+
+pub mod tools;
