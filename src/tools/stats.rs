@@ -286,8 +286,7 @@ impl Trinomial {
     pub fn los(&self) -> Option<f64> {
         let decisive = (self.wins + self.losses) as f64;
         (decisive > 0.0).then(|| {
-            0.5 * (1.0
-                + erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt()))
+            0.5 * (1.0 + erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt()))
         })
     }
 }
@@ -567,7 +566,11 @@ mod tests {
         assert!(close(e.upper, 143.909_2, 2e-3), "{}", e.upper);
         assert!(close(e.margin(), 70.571, 0.01));
         // LOS = 0.5 (1 + erf(20 / sqrt(200))) = Phi(20 / sqrt(100)) = Phi(2) = 0.9772499
-        assert!(close(t.los().unwrap(), 0.977_249_868, 1e-8), "{}", t.los().unwrap());
+        assert!(
+            close(t.los().unwrap(), 0.977_249_868, 1e-8),
+            "{}",
+            t.los().unwrap()
+        );
     }
 
     #[test]
@@ -586,7 +589,10 @@ mod tests {
         let e = t.elo(0.95).unwrap();
         assert!(close(e.lower, 0.0, 1e-9) && close(e.upper, 0.0, 1e-9));
         // All wins: +inf.
-        assert_eq!(Trinomial::new(5, 0, 0).elo(0.95).unwrap().elo, f64::INFINITY);
+        assert_eq!(
+            Trinomial::new(5, 0, 0).elo(0.95).unwrap().elo,
+            f64::INFINITY
+        );
         let mut t = Trinomial::default();
         t.add(Outcome::Win);
         t.add(Outcome::Draw);
@@ -613,7 +619,11 @@ mod tests {
         assert!(close(e.lower, 17.913, 0.01), "{}", e.lower);
         assert!(close(e.upper, 88.179, 0.01), "{}", e.upper);
         // LOS = Phi(0.075 / 0.0251247) = Phi(2.98511) = 0.998582
-        assert!(close(p.los().unwrap(), 0.998_582, 2e-6), "{}", p.los().unwrap());
+        assert!(
+            close(p.los().unwrap(), 0.998_582, 2e-6),
+            "{}",
+            p.los().unwrap()
+        );
         let (pts, games) = p.points_and_games();
         assert!(close(pts, 115.0, 1e-9));
         assert_eq!(games, 200);
