@@ -66,7 +66,7 @@ impl Opening {
 
     /// True when black is to move after the opening (even stone count).
     pub fn black_to_move(&self) -> bool {
-        self.moves.len() % 2 == 0
+        self.moves.len().is_multiple_of(2)
     }
 
     /// The opening written in c-gomoku-cli `pos` format (`h8i9`, number =
@@ -244,7 +244,7 @@ pub fn parse_offset_line(
     height: usize,
 ) -> Result<Vec<(usize, usize)>, String> {
     let mut nums = Vec::new();
-    for tok in line.split(|c: char| matches!(c, ',' | ';' | ' ' | '\t' | '\r')) {
+    for tok in line.split([',', ';', ' ', '\t', '\r']) {
         if tok.is_empty() {
             continue;
         }
