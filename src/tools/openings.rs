@@ -99,21 +99,23 @@ impl Opening {
     /// The opening transformed by one of the 8 symmetries of a square board
     /// of side `size` (`0` = identity, `1..=3` = rotations by 90/180/270
     /// degrees, `4..=7` = the four reflections). `sym` is taken modulo 8.
-    /// Stones must lie on the board.
+    /// Stones are expected on the board (off-board values are clamped, never
+    /// a panic).
     pub fn transformed(&self, sym: u8, size: usize) -> Opening {
         let s = size.saturating_sub(1);
+        let f = |a: usize| s.saturating_sub(a);
         let moves = self
             .moves
             .iter()
             .map(|&(x, y)| match sym % 8 {
                 0 => (x, y),
-                1 => (s - y, x),
-                2 => (s - x, s - y),
-                3 => (y, s - x),
-                4 => (s - x, y),
-                5 => (x, s - y),
+                1 => (f(y), x),
+                2 => (f(x), f(y)),
+                3 => (y, f(x)),
+                4 => (f(x), y),
+                5 => (x, f(y)),
                 6 => (y, x),
-                _ => (s - y, s - x),
+                _ => (f(y), f(x)),
             })
             .collect();
         Opening {

@@ -311,6 +311,17 @@ impl Pentanomial {
         self.counts[first.half_points() + second.half_points()] += 1;
     }
 
+    /// Pairs consecutive games (0+1, 2+3, ...), as played when each opening
+    /// is repeated with colours swapped; a trailing unpaired game is left
+    /// out. Outcomes are from the first engine's point of view.
+    pub fn from_consecutive(outcomes: &[Outcome]) -> Self {
+        let mut p = Pentanomial::default();
+        for pair in outcomes.chunks_exact(2) {
+            p.add_pair(pair[0], pair[1]);
+        }
+        p
+    }
+
     /// Number of pairs.
     pub fn pairs(&self) -> u64 {
         self.counts.iter().sum()
@@ -638,6 +649,11 @@ mod tests {
         p.add_pair(Outcome::Draw, Outcome::Win); // 1.5
         p.add_pair(Outcome::Win, Outcome::Win); // 2
         assert_eq!(p.counts, [1, 0, 1, 2, 1]);
+        use Outcome::*;
+        let q = Pentanomial::from_consecutive(&[
+            Win, Loss, Win, Draw, Loss, Loss, Draw, Win, Win, Win, Draw,
+        ]);
+        assert_eq!(q, p, "the trailing unpaired game is ignored");
         // Balanced pentanomial: LOS 0.5, Elo 0.
         let p = Pentanomial::new([3, 7, 20, 7, 3]);
         assert!(close(p.los().unwrap(), 0.5, 1e-7));
