@@ -327,7 +327,7 @@ impl Pentanomial {
         self.counts.iter().sum()
     }
 
-    /// The trinomial-free game totals: (points scored, games played).
+    /// Total points scored by the first engine and games played (2 per pair).
     pub fn points_and_games(&self) -> (f64, u64) {
         let points = self
             .counts
