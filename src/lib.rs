@@ -2,7 +2,8 @@
 //!
 //! The crate is split the way the engine is: [`core`] is the rules core (board, incremental
 //! patterns, exact rules) on which everything else stands; [`protocol`] and [`timeman`] are
-//! the Gomocup brain's face; [`bench`] and [`corpus`] serve measurement and tests.
+//! the Gomocup brain's face; [`tools`] holds the match runner's parts; [`bench`] and
+//! [`corpus`] serve measurement and tests.
 
 #![warn(missing_docs)]
 
@@ -11,3 +12,4 @@ pub mod core;
 pub mod corpus;
 pub mod protocol;
 pub mod timeman;
+pub mod tools;
