@@ -11,5 +11,6 @@ pub mod bench;
 pub mod core;
 pub mod corpus;
 pub mod protocol;
+pub mod threat;
 pub mod timeman;
 pub mod tools;

@@ -22,6 +22,8 @@ enum Command {
         #[arg(long, default_value_t = 1000)]
         millis: u64,
     },
+    /// Solve VCF / VCT positions (corpora line format or plain move lists).
+    Solve(tianyuan::threat::solve_cmd::SolveArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +36,17 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Command::Solve(args)) => {
+            let mut out = std::io::stdout().lock();
+            match tianyuan::threat::solve_cmd::run(&args, &mut out) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
+                Err(e) => {
+                    println!("error: {e:#}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         None => ExitCode::SUCCESS,
     }
 }

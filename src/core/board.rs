@@ -186,6 +186,12 @@ impl Board {
         self.hash
     }
 
+    /// The Zobrist key after the side to move plays `p` (without playing it).
+    #[inline]
+    pub fn hash_after(&self, p: Pos) -> u64 {
+        self.hash ^ STONE_KEYS[self.side_to_move.index()][p.index()] ^ SIDE_KEY
+    }
+
     /// The stones in the order they were placed.
     #[inline]
     pub fn history(&self) -> &[Pos] {

@@ -1,0 +1,375 @@
+//! Depth-first proof-number search (df-pn) for the VCT solver when the depth is not bounded:
+//! the effort goes to the attacker moves that are closest to a proof and the defences that
+//! are closest to a refutation, instead of every move to a fixed depth. Node expansion (which
+//! moves threaten, which defences are worth searching) is the VCT solver's own.
+
+use super::limits::SolveOutcome;
+use super::moves::{five_point, is_legal, MoveList};
+use super::validate::{validate_line, ThreatKind};
+use super::vct::{has_four_move, VctSolver, FREE_VCF_FOURS, VCF_PROBE_NODES};
+use crate::core::{Board, Pos, ThreatClass};
+use ahash::AHashMap;
+
+/// Proof and disproof numbers at or above this are infinite.
+const INF: u32 = 1 << 30;
+/// Entries kept before the table is emptied (bounds memory at roughly 64 MiB).
+const MAX_ENTRIES: usize = 2_000_000;
+
+/// What the table knows of one position.
+#[derive(Clone, Copy)]
+struct Node {
+    pn: u32,
+    dn: u32,
+    /// The proving move of a proven attacker node.
+    best: u16,
+    /// Proven by a VCF probe (the line continues with that VCF).
+    by_vcf: bool,
+}
+
+/// The df-pn table: position key → proof and disproof numbers, and the moves of every
+/// expanded node (df-pn re-enters nodes many times; expanding costs VCF probes).
+#[derive(Default)]
+pub struct DfpnTable {
+    nodes: AHashMap<u64, Node>,
+    children: AHashMap<u64, MoveList>,
+}
+
+impl DfpnTable {
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.children.clear();
+    }
+
+    fn lookup(&self, key: u64) -> Option<(u32, u32)> {
+        self.nodes.get(&key).map(|n| (n.pn, n.dn))
+    }
+
+    fn get(&self, key: u64) -> (u32, u32) {
+        self.nodes.get(&key).map_or((1, 1), |n| (n.pn, n.dn))
+    }
+
+    fn put(&mut self, key: u64, pn: u32, dn: u32, best: Option<Pos>, by_vcf: bool) {
+        if self.nodes.len() >= MAX_ENTRIES && !self.nodes.contains_key(&key) {
+            self.clear();
+        }
+        self.nodes.insert(
+            key,
+            Node {
+                pn,
+                dn,
+                best: best.map_or(0, |p| p.0),
+                by_vcf,
+            },
+        );
+    }
+}
+
+/// A node's fate once its moves are known.
+enum Expansion {
+    Proven(Option<Pos>, bool),
+    Disproven,
+    Children(MoveList),
+}
+
+impl VctSolver {
+    /// Proves or disproves a VCT for the side to move by df-pn.
+    pub(super) fn dfpn_solve(&mut self, board: &mut Board) -> SolveOutcome {
+        let (pn, _) = self.mid(board, INF, INF, true);
+        if pn == 0 {
+            SolveOutcome::Win(self.dfpn_line(board))
+        } else if self.aborted || self.truncated {
+            // A probe cut short by its budget may have hidden a threat: no final disproof.
+            SolveOutcome::Unknown
+        } else {
+            SolveOutcome::NoWin
+        }
+    }
+
+    fn expand_attack(&mut self, board: &mut Board) -> Expansion {
+        let attacker = self.attacker;
+        let defender = attacker.opponent();
+        if let Some(five) = five_point(board, attacker) {
+            return Expansion::Proven(Some(five), false);
+        }
+        match board.threat_count(defender, ThreatClass::Five) {
+            0 => {}
+            1 => {
+                let block = five_point(board, defender).expect("counted");
+                return if is_legal(board, block, attacker) {
+                    Expansion::Children(MoveList::from_slice(&[block]))
+                } else {
+                    Expansion::Disproven
+                };
+            }
+            _ => return Expansion::Disproven,
+        }
+        if has_four_move(board, attacker) {
+            if let Some(line) = self.find_vcf(board, FREE_VCF_FOURS, VCF_PROBE_NODES) {
+                return Expansion::Proven(line.first().copied(), true);
+            }
+        }
+        let moves = self.attacker_moves(board);
+        if moves.is_empty() {
+            Expansion::Disproven
+        } else {
+            Expansion::Children(moves)
+        }
+    }
+
+    fn expand_defend(&mut self, board: &mut Board) -> Expansion {
+        let attacker = self.attacker;
+        let defender = attacker.opponent();
+        if board.has_five_point(defender) {
+            return Expansion::Disproven;
+        }
+        match board.threat_count(attacker, ThreatClass::Five) {
+            0 => {}
+            1 => {
+                let block = five_point(board, attacker).expect("counted");
+                return if is_legal(board, block, defender) {
+                    Expansion::Children(MoveList::from_slice(&[block]))
+                } else {
+                    Expansion::Proven(None, false)
+                };
+            }
+            _ => return Expansion::Proven(None, false),
+        }
+        let Some(threat) = self.current_threat(board) else {
+            return Expansion::Disproven;
+        };
+        let mut children = MoveList::new();
+        for m in self.defence_candidates(board, &threat).iter() {
+            if !is_legal(board, m, defender) {
+                continue;
+            }
+            board.make_move(m);
+            let counter = board.has_five_point(defender);
+            let loses_at_once = !counter
+                && (board.threat_count(attacker, ThreatClass::Flex4) > 0
+                    || (threat.len() > 1
+                        && validate_line(board, &threat, ThreatKind::Vcf).is_ok()));
+            board.undo();
+            if !loses_at_once {
+                children.push(m);
+            }
+        }
+        if children.is_empty() {
+            Expansion::Proven(None, false)
+        } else {
+            Expansion::Children(children)
+        }
+    }
+
+    /// The attacker's threat with the defender to move: an open-four point, or (with a deeper
+    /// threat limit) a short VCF he would have if the defender passed.
+    fn current_threat(&mut self, board: &mut Board) -> Option<Vec<Pos>> {
+        let attacker = self.attacker;
+        if let Some(f) = board.threat_cells(attacker, ThreatClass::Flex4).first() {
+            return Some(vec![f]);
+        }
+        if self.threat_limit <= 1 || !has_four_move(board, attacker) {
+            return None;
+        }
+        board.pass();
+        let threat = self.find_vcf(board, self.threat_limit, VCF_PROBE_NODES);
+        board.pass();
+        threat
+    }
+
+    /// The df-pn "multiple iterative deepening" step: searches below this node until its
+    /// proof number reaches `thpn` or its disproof number reaches `thdn`.
+    fn mid(&mut self, board: &mut Board, thpn: u32, thdn: u32, attack: bool) -> (u32, u32) {
+        if self.tick() {
+            return (1, 1);
+        }
+        let key = board.hash() ^ self.salt;
+        let expansion = match self.dfpn.children.get(&key) {
+            Some(moves) => Expansion::Children(moves.clone()),
+            None if attack => self.expand_attack(board),
+            None => self.expand_defend(board),
+        };
+        let moves = match expansion {
+            Expansion::Proven(best, by_vcf) => {
+                self.dfpn.put(key, 0, INF, best, by_vcf);
+                return (0, INF);
+            }
+            Expansion::Disproven => {
+                self.dfpn.put(key, INF, 0, None, false);
+                return (INF, 0);
+            }
+            Expansion::Children(moves) => {
+                if self.dfpn.children.len() >= MAX_ENTRIES {
+                    self.dfpn.children.clear();
+                }
+                self.dfpn.children.insert(key, moves.clone());
+                moves
+            }
+        };
+        let keys: Vec<u64> = moves
+            .iter()
+            .map(|&m| board.hash_after(m) ^ self.salt)
+            .collect();
+        // df-pn+: unexplored attacker moves start with a proof number from their threat class,
+        // so real threats are tried before quiet candidates.
+        let initial: Vec<(u32, u32)> = moves
+            .iter()
+            .map(|&m| {
+                if attack {
+                    (initial_proof_number(board.threat(m, self.attacker)), 1)
+                } else {
+                    (1, 1)
+                }
+            })
+            .collect();
+        loop {
+            // OR node: pn = min, dn = sum; AND node: pn = sum, dn = min.
+            let (mut pn, mut dn) = if attack { (INF, 0) } else { (0, INF) };
+            let (mut best, mut best_value, mut second) = (0, INF, INF);
+            let mut best_pair = (1, 1);
+            for (i, &k) in keys.iter().enumerate() {
+                let (cp, cd) = self.dfpn.lookup(k).unwrap_or(initial[i]);
+                let (select, sum) = if attack { (cp, cd) } else { (cd, cp) };
+                if attack {
+                    pn = pn.min(cp);
+                    dn = (dn + sum).min(INF);
+                } else {
+                    dn = dn.min(cd);
+                    pn = (pn + sum).min(INF);
+                }
+                if select < best_value {
+                    second = best_value;
+                    best_value = select;
+                    best = i;
+                    best_pair = (cp, cd);
+                } else if select < second {
+                    second = select;
+                }
+            }
+            if pn >= thpn || dn >= thdn || self.aborted {
+                let proof_move = (pn == 0 && attack).then(|| moves[best]);
+                if !self.aborted {
+                    self.dfpn.put(key, pn, dn, proof_move, false);
+                }
+                return (pn, dn);
+            }
+            let (cthpn, cthdn) = if attack {
+                (
+                    thpn.min(second.saturating_add(1)),
+                    child_threshold(thdn, dn, best_pair.1),
+                )
+            } else {
+                (
+                    child_threshold(thpn, pn, best_pair.0),
+                    thdn.min(second.saturating_add(1)),
+                )
+            };
+            board.make_move(moves[best]);
+            self.mid(board, cthpn, cthdn, !attack);
+            board.undo();
+        }
+    }
+
+    /// The principal line of a proof: the attacker's proving moves, the defender's first
+    /// proven defence, and the VCF that finishes it.
+    fn dfpn_line(&mut self, board: &mut Board) -> Vec<Pos> {
+        let attacker = self.attacker;
+        let defender = attacker.opponent();
+        let mut line = Vec::new();
+        let mut played = 0;
+        self.aborted = false;
+        self.limits = super::limits::Limits::default();
+        for _ in 0..400 {
+            if board.side_to_move() == attacker {
+                if let Some(five) = five_point(board, attacker) {
+                    line.push(five);
+                    break;
+                }
+                let key = board.hash() ^ self.salt;
+                let node = self.dfpn.nodes.get(&key).copied();
+                let forced = (board.threat_count(defender, ThreatClass::Five) == 1)
+                    .then(|| five_point(board, defender))
+                    .flatten();
+                let next = match (forced, node) {
+                    (Some(f), _) => Some(f),
+                    (None, Some(n)) if n.pn == 0 && !n.by_vcf && n.best != 0 => Some(Pos(n.best)),
+                    _ => None,
+                };
+                match next {
+                    Some(m) => {
+                        line.push(m);
+                        board.make_move(m);
+                        played += 1;
+                    }
+                    None => {
+                        // Finish with a VCF (a VCF-proven node, or a defence that lost at once).
+                        if let Some(vcf) = self.find_vcf(board, 200, 0) {
+                            line.extend(vcf);
+                        } else if let Some(f) =
+                            board.threat_cells(attacker, ThreatClass::Flex4).first()
+                        {
+                            line.push(f);
+                        }
+                        break;
+                    }
+                }
+            } else {
+                if board.has_five_point(defender)
+                    || board.threat_count(attacker, ThreatClass::Five) >= 2
+                {
+                    break;
+                }
+                let reply = if let Some(block) = five_point(board, attacker) {
+                    if !is_legal(board, block, defender) {
+                        break;
+                    }
+                    Some(block)
+                } else {
+                    self.proven_defence(board)
+                        .or_else(|| self.first_defence(board))
+                };
+                let Some(r) = reply else { break };
+                line.push(r);
+                board.make_move(r);
+                played += 1;
+            }
+        }
+        for _ in 0..played {
+            board.undo();
+        }
+        line
+    }
+
+    /// A defence the proof searched (its position is proven in the table), for the line.
+    fn proven_defence(&mut self, board: &mut Board) -> Option<Pos> {
+        let Expansion::Children(moves) = self.expand_defend(board) else {
+            return None;
+        };
+        moves
+            .into_iter()
+            .find(|&m| self.dfpn.get(board.hash_after(m) ^ self.salt).0 == 0)
+    }
+}
+
+/// The starting proof number of an attacker move by what it makes.
+fn initial_proof_number(class: ThreatClass) -> u32 {
+    match class {
+        ThreatClass::Five
+        | ThreatClass::Flex4
+        | ThreatClass::Block4Flex3
+        | ThreatClass::Flex3x2 => 1,
+        ThreatClass::Block4Plus | ThreatClass::Flex3Plus => 2,
+        ThreatClass::Block4 | ThreatClass::Flex3 => 3,
+        _ => 6,
+    }
+}
+
+/// A child's threshold on the summed number: the parent's threshold minus what the other
+/// children already contribute.
+fn child_threshold(parent_threshold: u32, parent_sum: u32, child_value: u32) -> u32 {
+    if parent_threshold >= INF {
+        return INF;
+    }
+    let others = parent_sum.saturating_sub(child_value);
+    parent_threshold.saturating_sub(others).min(INF)
+}

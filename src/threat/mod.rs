@@ -1,0 +1,15 @@
+//! Threat-space search: VCF (victory by continuous fours) and VCT (victory by continuous
+//! threats: fours and open threes), the tactics the main search leans on, and the `solve`
+//! command built on them.
+
+pub mod dfpn;
+pub mod limits;
+pub mod moves;
+pub mod solve_cmd;
+pub mod validate;
+pub mod vcf;
+pub mod vct;
+
+pub use limits::{Limits, SolveOutcome};
+pub use vcf::VcfSolver;
+pub use vct::VctSolver;

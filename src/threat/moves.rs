@@ -1,0 +1,76 @@
+//! Threat move generation from the board's threat classes (no board scan).
+
+use crate::core::{Board, Color, LinePattern, Pos, Rule, ThreatClass};
+use smallvec::SmallVec;
+
+/// A short list of moves.
+pub type MoveList = SmallVec<[Pos; 32]>;
+
+/// Whether `color` may legally play `p` (renju fouls checked exactly).
+#[inline]
+pub fn is_legal(board: &mut Board, p: Pos, color: Color) -> bool {
+    !(color == Color::Black
+        && board.rule() == Rule::Renju
+        && board.threat(p, Color::Black) == ThreatClass::Forbid
+        && board.is_forbidden(p))
+}
+
+/// The renju cells black may play that the board marks as possible fouls but are legal, and
+/// whose lines satisfy `want`.
+fn legal_marked_black(board: &mut Board, want: impl Fn(LinePattern) -> bool, out: &mut MoveList) {
+    let marked: MoveList = board
+        .threat_cells(Color::Black, ThreatClass::Forbid)
+        .iter()
+        .collect();
+    for p in marked {
+        if (0..4).any(|d| want(board.line_pattern(p, Color::Black, d))) && !board.is_forbidden(p) {
+            out.push(p);
+        }
+    }
+}
+
+/// Every legal move of `color` that makes a four (the strongest classes first), excluding
+/// fives.
+pub fn four_moves(board: &mut Board, color: Color, out: &mut MoveList) {
+    for class in [
+        ThreatClass::Flex4,
+        ThreatClass::Block4Flex3,
+        ThreatClass::Block4Plus,
+        ThreatClass::Block4,
+    ] {
+        out.extend(board.threat_cells(color, class).iter());
+    }
+    if color == Color::Black && board.rule() == Rule::Renju {
+        legal_marked_black(board, LinePattern::is_four, out);
+    }
+}
+
+/// Every legal move of `color` that makes an open three but no four.
+pub fn three_moves(board: &mut Board, color: Color, out: &mut MoveList) {
+    for class in [
+        ThreatClass::Flex3x2,
+        ThreatClass::Flex3Plus,
+        ThreatClass::Flex3,
+    ] {
+        out.extend(board.threat_cells(color, class).iter());
+    }
+    if color == Color::Black && board.rule() == Rule::Renju {
+        let before = out.len();
+        legal_marked_black(board, |p| p.is_flex3() || p.is_four(), out);
+        // Marked cells that also make a four were already listed by `four_moves`.
+        let mut i = before;
+        while i < out.len() {
+            if (0..4).any(|d| board.line_pattern(out[i], Color::Black, d).is_four()) {
+                out.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+}
+
+/// The one cell where `color` completes a five, if it has any.
+#[inline]
+pub fn five_point(board: &Board, color: Color) -> Option<Pos> {
+    board.threat_cells(color, ThreatClass::Five).first()
+}

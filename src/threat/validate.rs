@@ -1,0 +1,141 @@
+//! Independent replay of a claimed winning line against the rules: every attacker move legal
+//! and a threat of the required kind, every defender move legal (and the forced block where
+//! there is only one), ending in a five or in a position with no defence.
+
+use super::limits::Limits;
+use super::vcf::VcfSolver;
+use crate::core::{Board, Color, MoveVerdict, Pos, ThreatClass};
+
+/// What the attacker's moves must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreatKind {
+    /// Fours only.
+    Vcf,
+    /// Fours, or moves after which (if the defender passed) the attacker would have a VCF of
+    /// at most `threat_limit` fours (1 = open threes and other open-four points).
+    Vct {
+        /// The deepest VCF that makes a move a threat.
+        threat_limit: u32,
+    },
+}
+
+/// Replays `line` from `board` (attacker = side to move) and checks it. The board is returned
+/// unchanged. `Err` says what is wrong at which ply.
+pub fn validate_line(board: &mut Board, line: &[Pos], kind: ThreatKind) -> Result<(), String> {
+    let attacker = board.side_to_move();
+    let defender = attacker.opponent();
+    let mut played = 0;
+    let result = (|| {
+        for (ply, &m) in line.iter().enumerate() {
+            if !board.is_empty(m) {
+                return Err(format!("ply {ply}: {m:?} is not an empty cell"));
+            }
+            if ply % 2 == 0 {
+                // The attacker's move.
+                match board.verdict(m) {
+                    MoveVerdict::Foul => return Err(format!("ply {ply}: {m:?} is a foul")),
+                    MoveVerdict::Wins => {
+                        return if ply + 1 == line.len() {
+                            Ok(())
+                        } else {
+                            Err(format!("ply {ply}: five before the end"))
+                        };
+                    }
+                    MoveVerdict::Continues => {}
+                }
+                if let Some(threat) = first_cell(board, defender, ThreatClass::Five) {
+                    if threat != m {
+                        return Err(format!(
+                            "ply {ply}: {m:?} ignores the defender's five point {threat:?}"
+                        ));
+                    }
+                }
+                let class = board.threat(m, attacker);
+                let four = (0..4).any(|d| board.line_pattern(m, attacker, d).is_four());
+                board.make_move(m);
+                played += 1;
+                let ok = four
+                    || match kind {
+                        ThreatKind::Vcf => false,
+                        ThreatKind::Vct { threat_limit } => {
+                            // With the defender passing, the attacker must have a VCF.
+                            board.pass();
+                            let threat = VcfSolver::new(12).solve(
+                                board,
+                                threat_limit,
+                                Limits::nodes(1_000_000),
+                            );
+                            board.pass();
+                            threat.is_win()
+                        }
+                    };
+                if !ok {
+                    return Err(format!(
+                        "ply {ply}: {m:?} is not a {kind:?} threat ({class:?})"
+                    ));
+                }
+                if ply + 1 == line.len() {
+                    return no_defence(board, attacker)
+                        .map_err(|e| format!("ply {ply}: line ends but {e}"));
+                }
+            } else {
+                // The defender's move: legal, and the forced block if the attacker has a four.
+                if board.verdict(m) == MoveVerdict::Foul {
+                    return Err(format!("ply {ply}: defender's {m:?} is a foul"));
+                }
+                if board.has_five_point(defender) {
+                    return Err(format!(
+                        "ply {ply}: defender had a five point and did not win"
+                    ));
+                }
+                if let Some(five) = first_cell(board, attacker, ThreatClass::Five) {
+                    if board.threat_count(attacker, ThreatClass::Five) > 1 {
+                        return Err(format!(
+                            "ply {ply}: two five points were already on the board"
+                        ));
+                    }
+                    if five != m {
+                        return Err(format!(
+                            "ply {ply}: defender's {m:?} is not the forced block {five:?}"
+                        ));
+                    }
+                } else if kind == ThreatKind::Vcf {
+                    return Err(format!(
+                        "ply {ply}: the attacker's last move was not a four"
+                    ));
+                }
+                board.make_move(m);
+                played += 1;
+            }
+        }
+        Err("the line is empty or ends with a defender move".into())
+    })();
+    for _ in 0..played {
+        board.undo();
+    }
+    result
+}
+
+/// After the attacker's last move: the defender cannot stop a five.
+fn no_defence(board: &mut Board, attacker: Color) -> Result<(), String> {
+    let defender = attacker.opponent();
+    if board.has_five_point(defender) {
+        return Err("the defender can make five".into());
+    }
+    match board.threat_count(attacker, ThreatClass::Five) {
+        0 => Err("the attacker threatens no five".into()),
+        1 => {
+            let block = first_cell(board, attacker, ThreatClass::Five).expect("counted");
+            if defender == Color::Black && board.is_forbidden(block) {
+                Ok(())
+            } else {
+                Err("the defender can block the only five point".into())
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
+fn first_cell(board: &Board, color: Color, class: ThreatClass) -> Option<Pos> {
+    board.threat_cells(color, class).first()
+}

@@ -1,0 +1,241 @@
+//! VCF: victory by continuous fours.
+//!
+//! The attacker plays only fours; each four leaves the defender one forced block (or a loss
+//! if he has a five of his own, or if the four has two five points). When the defender's
+//! block makes a four, the attacker must block it, and that block must itself be a four for
+//! the VCF to go on. Renju: black may not use a foul as a four point; a white four whose only
+//! defence is a black foul wins; black's exact five beats a foul (the core's classes encode
+//! this). Depth-first with iterative deepening on the number of fours and a table of
+//! positions already refuted at a given depth.
+
+use super::limits::{Limits, SolveOutcome};
+use super::moves::{five_point, four_moves, is_legal, MoveList};
+use crate::core::{Board, Color, Pos, ThreatClass};
+
+/// Entries of a refutation table: position key and the depth (fours) it failed at.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    depth: u8,
+}
+
+/// A reusable VCF solver with its own table.
+pub struct VcfSolver {
+    table: Vec<Entry>,
+    mask: usize,
+    nodes: u64,
+    limits: Limits,
+    aborted: bool,
+    attacker: Color,
+    path: Vec<Pos>,
+    win_line: Vec<Pos>,
+    /// Mixed into every key so entries of another rule or board size never match.
+    salt: u64,
+}
+
+/// Nodes between clock checks.
+const CLOCK_INTERVAL: u64 = 1024;
+
+impl VcfSolver {
+    /// A solver with a table of `2^table_bits` entries (16 bytes each).
+    pub fn new(table_bits: u32) -> VcfSolver {
+        let size = 1usize << table_bits;
+        VcfSolver {
+            table: vec![Entry::default(); size],
+            mask: size - 1,
+            nodes: 0,
+            limits: Limits::default(),
+            aborted: false,
+            attacker: Color::Black,
+            path: Vec::new(),
+            win_line: Vec::new(),
+            salt: 0,
+        }
+    }
+
+    /// Nodes searched by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Forgets every stored refutation.
+    pub fn clear(&mut self) {
+        self.table.fill(Entry::default());
+    }
+
+    /// Searches a VCF for the side to move with at most `max_fours` attacker fours.
+    /// The board is returned unchanged.
+    pub fn solve(&mut self, board: &mut Board, max_fours: u32, limits: Limits) -> SolveOutcome {
+        self.nodes = 0;
+        self.limits = limits;
+        self.aborted = false;
+        self.attacker = board.side_to_move();
+        self.salt = position_salt(board);
+        let max_fours = max_fours.min(200);
+        // Iterative deepening: shallow wins are found fast and refutations carry over.
+        let mut depth = 1;
+        loop {
+            self.path.clear();
+            if self.attack(board, depth) {
+                return SolveOutcome::Win(std::mem::take(&mut self.win_line));
+            }
+            if self.aborted {
+                return SolveOutcome::Unknown;
+            }
+            if depth >= max_fours {
+                return SolveOutcome::NoWin;
+            }
+            depth = (depth * 2).min(max_fours);
+        }
+    }
+
+    /// Whether `color` (to move or not) has a VCF within `max_fours` fours and `max_nodes`
+    /// nodes: a cheap probe for the main search's leaves. `false` also when the budget ran out.
+    pub fn has_vcf(
+        &mut self,
+        board: &mut Board,
+        color: Color,
+        max_fours: u32,
+        max_nodes: u64,
+    ) -> bool {
+        let passed = board.side_to_move() != color;
+        if passed {
+            board.pass();
+        }
+        let won = self
+            .solve(board, max_fours, Limits::nodes(max_nodes))
+            .is_win();
+        if passed {
+            board.pass();
+        }
+        won
+    }
+
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self
+            .limits
+            .exceeded(self.nodes, self.nodes.is_multiple_of(CLOCK_INTERVAL))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Attacker to move with `depth` fours left. True when a win was found (the line is then
+    /// in `win_line`).
+    fn attack(&mut self, board: &mut Board, depth: u32) -> bool {
+        if self.tick() {
+            return false;
+        }
+        let attacker = self.attacker;
+        let defender = attacker.opponent();
+        if let Some(five) = five_point(board, attacker) {
+            self.win_line = self.path.clone();
+            self.win_line.push(five);
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        let hash = board.hash() ^ self.salt;
+        let slot = (hash as usize) & self.mask;
+        // Two-way buckets: the entry may sit in either slot of the pair.
+        for s in [slot, slot ^ 1] {
+            let entry = self.table[s];
+            if entry.key == hash && entry.depth as u32 >= depth {
+                return false;
+            }
+        }
+        let mut moves = MoveList::new();
+        match board.threat_count(defender, ThreatClass::Five) {
+            0 => {
+                four_moves(board, attacker, &mut moves);
+                order_by_locality(board, &mut moves);
+            }
+            1 => {
+                // The defender threatens five: the block must itself be a four.
+                let block = five_point(board, defender).expect("counted");
+                if makes_four(board, block, attacker) && is_legal(board, block, attacker) {
+                    moves.push(block);
+                }
+            }
+            _ => return false,
+        }
+        for m in moves {
+            board.make_move(m);
+            self.path.push(m);
+            let won = self.defend(board, depth - 1);
+            self.path.pop();
+            board.undo();
+            if won {
+                return true;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
+        if !self.aborted {
+            // Same position or the shallower of the pair is replaced.
+            let (a, b) = (self.table[slot], self.table[slot ^ 1]);
+            let target = if a.key == hash || (b.key != hash && a.depth <= b.depth) {
+                slot
+            } else {
+                slot ^ 1
+            };
+            self.table[target] = Entry {
+                key: hash,
+                depth: depth.min(255) as u8,
+            };
+        }
+        false
+    }
+
+    /// Defender to move after an attacker four.
+    fn defend(&mut self, board: &mut Board, depth: u32) -> bool {
+        let attacker = self.attacker;
+        let defender = attacker.opponent();
+        if board.has_five_point(defender) {
+            return false;
+        }
+        let Some(block) = five_point(board, attacker) else {
+            return false;
+        };
+        if board.threat_count(attacker, ThreatClass::Five) >= 2 || !is_legal(board, block, defender)
+        {
+            // Two five points, or the only block is a renju foul: no defence.
+            self.win_line = self.path.clone();
+            return true;
+        }
+        board.make_move(block);
+        self.path.push(block);
+        let won = self.attack(board, depth);
+        self.path.pop();
+        board.undo();
+        won
+    }
+}
+
+/// A key salt for the rule and board size, so one table can serve many positions.
+pub(crate) fn position_salt(board: &Board) -> u64 {
+    let tag =
+        (board.rule().index() as u64) << 16 | (board.width() as u64) << 8 | board.height() as u64;
+    tag.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29)
+}
+
+/// Puts fours close to the attacker's previous stone first (stable, so the class order of
+/// equally close moves is kept): continuations of the same attack are usually the winning ones.
+fn order_by_locality(board: &Board, moves: &mut MoveList) {
+    let history = board.history();
+    if history.len() < 2 {
+        return;
+    }
+    let anchor = history[history.len() - 2];
+    let distance = |p: Pos| p.x().abs_diff(anchor.x()).max(p.y().abs_diff(anchor.y()));
+    moves.sort_by_key(|&p| distance(p).min(6));
+}
+
+/// Whether `color` playing `p` makes a four in some line.
+fn makes_four(board: &Board, p: Pos, color: Color) -> bool {
+    (0..4).any(|d| board.line_pattern(p, color, d).is_four())
+}
