@@ -22,6 +22,10 @@ enum Command {
         #[arg(long, default_value_t = 1000)]
         millis: u64,
     },
+    /// Play a tournament between Gomocup brains (round robin or gauntlet, SPRT).
+    Match(tianyuan::tools::match_options::MatchArgs),
+    /// Play this binary against itself or against an older build (--baseline).
+    Selfplay(tianyuan::tools::match_options::SelfplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -34,7 +38,22 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Some(Command::Match(args)) => report(tianyuan::tools::match_runner::run_match_command(&args)),
+        Some(Command::Selfplay(args)) => {
+            report(tianyuan::tools::match_runner::run_selfplay_command(&args))
+        }
         None => ExitCode::SUCCESS,
+    }
+}
+
+/// Exit code of a tool subcommand; errors are printed.
+fn report(result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
     }
 }
 
