@@ -38,7 +38,9 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some(Command::Match(args)) => report(tianyuan::tools::match_runner::run_match_command(&args)),
+        Some(Command::Match(args)) => {
+            report(tianyuan::tools::match_runner::run_match_command(&args))
+        }
         Some(Command::Selfplay(args)) => {
             report(tianyuan::tools::match_runner::run_selfplay_command(&args))
         }

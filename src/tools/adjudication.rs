@@ -30,8 +30,12 @@ pub fn judge(board: &mut Board, reply: &MoveReply) -> Judgement {
         MoveReply::Move(x, y) => (x, y),
         MoveReply::Unparseable(_) => return Judgement::Illegal(IllegalKind::Unparseable),
     };
-    let on_board = x >= 0 && y >= 0 && (x as u64) < board.width() as u64 && (y as u64) < board.height() as u64;
-    let Some(p) = on_board.then(|| board.pos(x as usize, y as usize)).flatten() else {
+    let on_board =
+        x >= 0 && y >= 0 && (x as u64) < board.width() as u64 && (y as u64) < board.height() as u64;
+    let Some(p) = on_board
+        .then(|| board.pos(x as usize, y as usize))
+        .flatten()
+    else {
         return Judgement::Illegal(IllegalKind::OffBoard);
     };
     if !board.is_empty(p) {
@@ -82,12 +86,25 @@ mod tests {
     fn illegal_replies() {
         let mut b = board(Rule::Freestyle, "h8");
         let u = MoveReply::Unparseable("OK".into());
-        assert_eq!(judge(&mut b, &u), Judgement::Illegal(IllegalKind::Unparseable));
+        assert_eq!(
+            judge(&mut b, &u),
+            Judgement::Illegal(IllegalKind::Unparseable)
+        );
         for (x, y) in [(-1, 5), (15, 0), (0, 15), (3, -7), (i64::MAX, 0)] {
-            assert_eq!(judge(&mut b, &mv(x, y)), Judgement::Illegal(IllegalKind::OffBoard), "{x},{y}");
+            assert_eq!(
+                judge(&mut b, &mv(x, y)),
+                Judgement::Illegal(IllegalKind::OffBoard),
+                "{x},{y}"
+            );
         }
-        assert_eq!(judge(&mut b, &mv(7, 7)), Judgement::Illegal(IllegalKind::Occupied));
-        assert!(matches!(judge(&mut b, &mv(14, 14)), Judgement::Legal(_, MoveVerdict::Continues)));
+        assert_eq!(
+            judge(&mut b, &mv(7, 7)),
+            Judgement::Illegal(IllegalKind::Occupied)
+        );
+        assert!(matches!(
+            judge(&mut b, &mv(14, 14)),
+            Judgement::Legal(_, MoveVerdict::Continues)
+        ));
     }
 
     /// The referee test positions of protocol-reference §8.
@@ -95,23 +112,47 @@ mod tests {
     fn referee_positions() {
         for rule in Rule::ALL {
             let mut b = board(rule, "h8h9i8i9j8j9k8k9");
-            assert!(matches!(judge(&mut b, &mv(6, 7)), Judgement::Legal(_, MoveVerdict::Wins)), "{rule}");
+            assert!(
+                matches!(
+                    judge(&mut b, &mv(6, 7)),
+                    Judgement::Legal(_, MoveVerdict::Wins)
+                ),
+                "{rule}"
+            );
         }
         // Standard: h13 would make white an overline, not a win.
         let mut b = board(Rule::Standard, "h8h9i8h10g8h11j13h12g14h14i15");
-        assert!(matches!(judge(&mut b, &mv(7, 12)), Judgement::Legal(_, MoveVerdict::Continues)));
+        assert!(matches!(
+            judge(&mut b, &mv(7, 12)),
+            Judgement::Legal(_, MoveVerdict::Continues)
+        ));
         let mut b = board(Rule::Freestyle, "h8h9i8h10g8h11j13h12g14h14i15");
-        assert!(matches!(judge(&mut b, &mv(7, 12)), Judgement::Legal(_, MoveVerdict::Wins)));
+        assert!(matches!(
+            judge(&mut b, &mv(7, 12)),
+            Judgement::Legal(_, MoveVerdict::Wins)
+        ));
         // Renju: g9 is a foul for black.
         let mut b = board(Rule::Renju, "h8h9i7i9h10i6i11i12");
-        assert!(matches!(judge(&mut b, &mv(6, 8)), Judgement::Legal(_, MoveVerdict::Foul)));
+        assert!(matches!(
+            judge(&mut b, &mv(6, 8)),
+            Judgement::Legal(_, MoveVerdict::Foul)
+        ));
         // Caro: k8 is a five blocked at both ends.
         for rule in [Rule::Caro8, Rule::Caro9] {
             let mut b = board(rule, "h8f8g8f9i8f7j8l8");
-            assert!(matches!(judge(&mut b, &mv(10, 7)), Judgement::Legal(_, MoveVerdict::Continues)), "{rule}");
+            assert!(
+                matches!(
+                    judge(&mut b, &mv(10, 7)),
+                    Judgement::Legal(_, MoveVerdict::Continues)
+                ),
+                "{rule}"
+            );
         }
         let mut b = board(Rule::Freestyle, "h8f8g8f9i8f7j8l8");
-        assert!(matches!(judge(&mut b, &mv(10, 7)), Judgement::Legal(_, MoveVerdict::Wins)));
+        assert!(matches!(
+            judge(&mut b, &mv(10, 7)),
+            Judgement::Legal(_, MoveVerdict::Wins)
+        ));
     }
 
     #[test]

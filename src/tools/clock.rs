@@ -33,12 +33,17 @@ impl TimeControl {
     /// Parses `TURN`, `TURN/MATCH` or `TURN/MATCH+INC` (milliseconds), e.g. `1000/60000` or
     /// `0/120000+500`. At least one of the turn and match limits must be non-zero.
     pub fn parse(text: &str) -> Result<TimeControl, String> {
-        let bad = |why: &str| format!("bad time control `{text}`: {why} (expected TURN/MATCH+INC in ms)");
+        let bad =
+            |why: &str| format!("bad time control `{text}`: {why} (expected TURN/MATCH+INC in ms)");
         let (main, inc) = match text.trim().split_once('+') {
             Some((m, i)) => (m, Some(i)),
             None => (text.trim(), None),
         };
-        let num = |s: &str| s.trim().parse::<u64>().map_err(|_| bad(&format!("`{s}` is not a number")));
+        let num = |s: &str| {
+            s.trim()
+                .parse::<u64>()
+                .map_err(|_| bad(&format!("`{s}` is not a number")))
+        };
         let (turn_ms, match_ms) = match main.split_once('/') {
             Some((t, m)) => (num(t)?, num(m)?),
             None => (num(main)?, 0),

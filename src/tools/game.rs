@@ -135,7 +135,10 @@ impl Game<'_> {
 
     /// The command lines asking `color` to move.
     fn request(&self, color: Color) -> Vec<String> {
-        let mut v = vec![format!("INFO time_left {}", self.clocks[color.index()].time_left_info())];
+        let mut v = vec![format!(
+            "INFO time_left {}",
+            self.clocks[color.index()].time_left_info()
+        )];
         if self.board.stone_count() == 0 {
             v.push("BEGIN".into());
         } else if !self.started[color.index()] {
@@ -203,7 +206,12 @@ pub fn play_game(
     };
     for &(x, y) in &opening.moves {
         if game.board.try_play(x, y).is_err() {
-            return Ok(game.finish(GameResult::Draw, ResultReason::Adjudication, None, Some(format!("bad opening stone {x},{y}"))));
+            return Ok(game.finish(
+                GameResult::Draw,
+                ResultReason::Adjudication,
+                None,
+                Some(format!("bad opening stone {x},{y}")),
+            ));
         }
         game.record.moves.push((x, y));
     }
@@ -226,11 +234,20 @@ pub fn play_game(
             Err(e) => {
                 let (reason, failure) = engine_failure(&e);
                 seat.kill();
-                return Ok(game.finish(loser_result(color), reason, Some((color, failure)), Some(format!("{} at START: {e}", seat.spec().name))));
+                return Ok(game.finish(
+                    loser_result(color),
+                    reason,
+                    Some((color, failure)),
+                    Some(format!("{} at START: {e}", seat.spec().name)),
+                ));
             }
         }
     }
-    game.show(&format!("game {game_index}: {} (X) vs {} (O)", seats[0].spec().name, seats[1].spec().name));
+    game.show(&format!(
+        "game {game_index}: {} (X) vs {} (O)",
+        seats[0].spec().name,
+        seats[1].spec().name
+    ));
 
     loop {
         if stop.load(Ordering::Relaxed) {
@@ -241,7 +258,12 @@ pub fn play_game(
         game.clocks[i].add_increment();
         let Some(allowance) = game.clocks[i].allowance() else {
             seats[i].kill();
-            return Ok(game.finish(loser_result(color), ResultReason::Timeout, Some((color, Failure::Timeout)), Some("match clock already exhausted".into())));
+            return Ok(game.finish(
+                loser_result(color),
+                ResultReason::Timeout,
+                Some((color, Failure::Timeout)),
+                Some("match clock already exhausted".into()),
+            ));
         };
         let lines = game.request(color);
         let asked = seats[i].ask_move(&lines, allowance, settings.strict);
@@ -251,7 +273,12 @@ pub fn play_game(
                 let (reason, failure) = engine_failure(&e);
                 seats[i].kill();
                 let detail = format!("{}: {e}", seats[i].spec().name);
-                return Ok(game.finish(loser_result(color), reason, Some((color, failure)), Some(detail)));
+                return Ok(game.finish(
+                    loser_result(color),
+                    reason,
+                    Some((color, failure)),
+                    Some(detail),
+                ));
             }
         };
         if let Some(prev) = game.last_reply {
@@ -268,7 +295,12 @@ pub fn play_game(
                     MoveReply::Move(x, y) => format!("{} played {x},{y}", seats[i].spec().name),
                     MoveReply::Unparseable(l) => format!("{} answered `{l}`", seats[i].spec().name),
                 };
-                return Ok(game.finish(loser_result(color), ResultReason::IllegalMove(kind), None, Some(detail)));
+                return Ok(game.finish(
+                    loser_result(color),
+                    ResultReason::IllegalMove(kind),
+                    None,
+                    Some(detail),
+                ));
             }
             Judgement::Legal(p, verdict) => {
                 game.record.moves.push((p.x(), p.y()));
@@ -283,11 +315,22 @@ pub fn play_game(
                     MoveVerdict::Foul => {
                         game.board.make_move(p);
                         game.show(&format!("{mover} {},{} is a foul", p.x(), p.y()));
-                        return Ok(game.finish(loser_result(color), ResultReason::Foul, None, None));
+                        return Ok(game.finish(
+                            loser_result(color),
+                            ResultReason::Foul,
+                            None,
+                            None,
+                        ));
                     }
                     MoveVerdict::Continues => {
                         game.board.make_move(p);
-                        game.show(&format!("move {}: {mover} {},{} ({} ms)", game.board.stone_count(), p.x(), p.y(), used.as_millis()));
+                        game.show(&format!(
+                            "move {}: {mover} {},{} ({} ms)",
+                            game.board.stone_count(),
+                            p.x(),
+                            p.y(),
+                            used.as_millis()
+                        ));
                         if let Some(reason) = draw_reason(&game.board, settings.draw_after) {
                             return Ok(game.finish(GameResult::Draw, reason, None, None));
                         }

@@ -12,7 +12,10 @@ use crate::core::{Board, MoveVerdict, Rule};
 use super::adjudication::default_draw_after;
 use super::clock::TimeControl;
 use super::game::GameSettings;
-use super::openings::{load_openings, order_openings, random_openings, Opening, OpeningFormat, OpeningOrder, SizePolicy};
+use super::openings::{
+    load_openings, order_openings, random_openings, Opening, OpeningFormat, OpeningOrder,
+    SizePolicy,
+};
 use super::player::EngineSpec;
 use super::stats::Sprt;
 
@@ -220,7 +223,11 @@ pub fn check_opening(opening: &Opening, size: usize, rule: Rule) -> Result<()> {
             .filter(|&p| b.is_empty(p))
             .ok_or_else(|| anyhow!("stone {} at {x},{y} is off the board or repeated", i + 1))?;
         if b.verdict(p) != MoveVerdict::Continues {
-            bail!("stone {} at {x},{y} already ends the game under rule {}", i + 1, rule.gomocup_code());
+            bail!(
+                "stone {} at {x},{y} already ends the game under rule {}",
+                i + 1,
+                rule.gomocup_code()
+            );
         }
         b.make_move(p);
     }
@@ -245,14 +252,26 @@ pub fn default_name(command: &str) -> String {
 impl MatchConfig {
     /// Builds and checks a configuration from engine commands, optional fixed names and the
     /// shared options.
-    pub fn build(commands: Vec<String>, names: &[String], gauntlet: bool, c: &CommonArgs) -> Result<MatchConfig> {
+    pub fn build(
+        commands: Vec<String>,
+        names: &[String],
+        gauntlet: bool,
+        c: &CommonArgs,
+    ) -> Result<MatchConfig> {
         if commands.len() < 2 {
             bail!("a match needs at least two engines");
         }
         if names.len() > commands.len() {
             bail!("{} names for {} engines", names.len(), commands.len());
         }
-        let rule = Rule::parse(&c.rule).filter(|r| r.gomocup_code() != 2).ok_or_else(|| anyhow!("unknown rule `{}` (0, 1, 4, 8 or 9)", c.rule))?;
+        let numeric_ok = c
+            .rule
+            .trim()
+            .parse::<i64>()
+            .map_or(true, |n| [0, 1, 4, 8, 9].contains(&n));
+        let rule = Rule::parse(c.rule.trim())
+            .filter(|_| numeric_ok)
+            .ok_or_else(|| anyhow!("unknown rule `{}` (0, 1, 4, 8 or 9)", c.rule))?;
         if !(5..=22).contains(&c.size) {
             bail!("board size {} is outside 5..22", c.size);
         }
@@ -283,7 +302,8 @@ impl MatchConfig {
                 if c.random_openings > 0 {
                     bail!("--openings and --random-openings exclude each other");
                 }
-                load_openings(path, c.size, c.size, format, SizePolicy::Reject).map_err(|e| anyhow!("{e}"))?
+                load_openings(path, c.size, c.size, format, SizePolicy::Reject)
+                    .map_err(|e| anyhow!("{e}"))?
             }
             None if c.random_openings > 0 => {
                 let pairs = (c.games * c.rounds).div_ceil(2);
@@ -302,7 +322,8 @@ impl MatchConfig {
             None => Vec::new(),
         };
         for o in &openings {
-            check_opening(o, c.size, rule).with_context(|| format!("opening on line {}", o.line))?;
+            check_opening(o, c.size, rule)
+                .with_context(|| format!("opening on line {}", o.line))?;
         }
         order_openings(&mut openings, order);
         let sprt = c.sprt.as_deref().map(parse_sprt).transpose()?;
@@ -315,7 +336,10 @@ impl MatchConfig {
             .zip(infos)
             .enumerate()
             .map(|(i, (command, info))| EngineSpec {
-                name: names.get(i).cloned().unwrap_or_else(|| default_name(&command)),
+                name: names
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| default_name(&command)),
                 command,
                 info,
             })
@@ -329,7 +353,9 @@ impl MatchConfig {
                 tc,
                 tolerance: Duration::from_millis(c.tolerance),
                 max_memory: c.max_memory,
-                draw_after: c.draw_after.unwrap_or_else(|| default_draw_after(rule, c.size, c.size)),
+                draw_after: c
+                    .draw_after
+                    .unwrap_or_else(|| default_draw_after(rule, c.size, c.size)),
                 strict: !c.lenient,
                 show: c.show,
             },
@@ -354,14 +380,30 @@ impl MatchConfig {
 
     /// The configuration of `pbrain-tianyuan selfplay`: `this_binary` (normally
     /// `std::env::current_exe()`) against the baseline or itself.
-    pub fn from_selfplay_args(a: &SelfplayArgs, this_binary: &std::path::Path) -> Result<MatchConfig> {
-        let quote = |p: &std::path::Path| format!("'{}'", p.display().to_string().replace('\'', r"'\''"));
-        let with_args = |bin: String, args: &str| if args.trim().is_empty() { bin } else { format!("{bin} {args}") };
+    pub fn from_selfplay_args(
+        a: &SelfplayArgs,
+        this_binary: &std::path::Path,
+    ) -> Result<MatchConfig> {
+        let quote =
+            |p: &std::path::Path| format!("'{}'", p.display().to_string().replace('\'', r"'\''"));
+        let with_args = |bin: String, args: &str| {
+            if args.trim().is_empty() {
+                bin
+            } else {
+                format!("{bin} {args}")
+            }
+        };
         let me = with_args(quote(this_binary), &a.args);
         let other_args = a.baseline_args.as_deref().unwrap_or(&a.args);
         let (other, names) = match &a.baseline {
-            Some(b) => (with_args(quote(b), other_args), vec!["tianyuan".to_string(), "baseline".to_string()]),
-            None => (with_args(quote(this_binary), other_args), vec!["tianyuan-1".to_string(), "tianyuan-2".to_string()]),
+            Some(b) => (
+                with_args(quote(b), other_args),
+                vec!["tianyuan".to_string(), "baseline".to_string()],
+            ),
+            None => (
+                with_args(quote(this_binary), other_args),
+                vec!["tianyuan-1".to_string(), "tianyuan-2".to_string()],
+            ),
         };
         MatchConfig::build(vec![me, other], &names, false, &a.common)
     }
@@ -387,19 +429,54 @@ mod tests {
 
     #[test]
     fn defaults_and_options() {
-        let c = cfg(&["--engine", "./a", "--engine", "./b --x 1", "--rule", "4", "--seed", "3"]).unwrap();
+        let c = cfg(&[
+            "--engine",
+            "./a",
+            "--engine",
+            "./b --x 1",
+            "--rule",
+            "4",
+            "--seed",
+            "3",
+        ])
+        .unwrap();
         assert_eq!(c.engines[0].name, "a");
         assert_eq!(c.engines[1].name, "b");
         assert_eq!(c.settings.rule, Rule::Renju);
         assert_eq!(c.settings.draw_after, 200);
         assert!(c.settings.strict && c.restart);
-        let c = cfg(&["--engine", "a", "--engine", "b", "--rule", "9", "--draw-after", "100", "--sprt", "0,5", "--info", "2:thread_num=2", "--info", "hash_size=1024"]).unwrap();
+        let c = cfg(&[
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--rule",
+            "9",
+            "--draw-after",
+            "100",
+            "--sprt",
+            "0,5",
+            "--info",
+            "2:thread_num=2",
+            "--info",
+            "hash_size=1024",
+        ])
+        .unwrap();
         assert_eq!(c.settings.rule, Rule::Caro9);
         assert_eq!(c.settings.draw_after, 100);
         let s = c.sprt.unwrap();
         assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
-        assert_eq!(c.engines[0].info, vec![("hash_size".to_string(), "1024".to_string())]);
-        assert_eq!(c.engines[1].info, vec![("thread_num".to_string(), "2".to_string()), ("hash_size".to_string(), "1024".to_string())]);
+        assert_eq!(
+            c.engines[0].info,
+            vec![("hash_size".to_string(), "1024".to_string())]
+        );
+        assert_eq!(
+            c.engines[1].info,
+            vec![
+                ("thread_num".to_string(), "2".to_string()),
+                ("hash_size".to_string(), "1024".to_string())
+            ]
+        );
     }
 
     #[test]
@@ -409,17 +486,40 @@ mod tests {
         assert!(cfg(&["--engine", "a", "--engine", "b", "--rule", "3"]).is_err());
         assert!(cfg(&["--engine", "a", "--engine", "b", "--size", "23"]).is_err());
         assert!(cfg(&["--engine", "a", "--engine", "b", "--tc", "0/0"]).is_err());
-        assert!(cfg(&["--engine", "a", "--engine", "b", "--engine", "c", "--sprt", "0,5"]).is_err());
+        assert!(
+            cfg(&["--engine", "a", "--engine", "b", "--engine", "c", "--sprt", "0,5"]).is_err()
+        );
         assert!(cfg(&["--engine", "a", "--engine", "b", "--sprt", "5,0"]).is_err());
         assert!(cfg(&["--engine", "a", "--engine", "b", "--info", "3:x=1"]).is_err());
         assert!(cfg(&["--engine", "a", "--engine", "b", "--info", "x"]).is_err());
-        assert!(cfg(&["--engine", "a", "--engine", "b", "--openings", "/nonexistent/o.txt"]).is_err());
+        assert!(cfg(&[
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--openings",
+            "/nonexistent/o.txt"
+        ])
+        .is_err());
     }
 
     #[test]
     fn openings_are_checked_against_the_rule() {
-        let o = Opening::new(vec![(7, 7), (0, 0), (8, 7), (0, 1), (9, 7), (0, 2), (10, 7), (0, 3), (11, 7)]);
-        assert!(check_opening(&o, 15, Rule::Freestyle).is_err(), "black five inside the opening");
+        let o = Opening::new(vec![
+            (7, 7),
+            (0, 0),
+            (8, 7),
+            (0, 1),
+            (9, 7),
+            (0, 2),
+            (10, 7),
+            (0, 3),
+            (11, 7),
+        ]);
+        assert!(
+            check_opening(&o, 15, Rule::Freestyle).is_err(),
+            "black five inside the opening"
+        );
         let o = Opening::new(vec![(7, 7), (8, 8)]);
         assert!(check_opening(&o, 15, Rule::Freestyle).is_ok());
         let o = Opening::new(vec![(7, 7), (7, 7)]);
@@ -428,7 +528,19 @@ mod tests {
 
     #[test]
     fn random_openings_cover_the_games() {
-        let c = cfg(&["--engine", "a", "--engine", "b", "--random-openings", "3", "--games", "10", "--seed", "1"]).unwrap();
+        let c = cfg(&[
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--random-openings",
+            "3",
+            "--games",
+            "10",
+            "--seed",
+            "1",
+        ])
+        .unwrap();
         assert_eq!(c.openings.len(), 5);
         assert!(c.openings.iter().all(|o| o.len() == 3));
     }

@@ -90,8 +90,12 @@ pub struct MatchSummary {
 fn probe_name(spec: &EngineSpec, wait: Duration) -> Result<Option<String>> {
     let mut config = EngineConfig::new(spec.command.clone());
     config.stderr = StderrMode::Discard;
-    let mut p = EngineProcess::spawn(&config).map_err(|e| anyhow!("engine `{}`: {e}", spec.command))?;
-    let name = p.about(Instant::now() + wait).ok().and_then(|a| a.get("name").cloned());
+    let mut p =
+        EngineProcess::spawn(&config).map_err(|e| anyhow!("engine `{}`: {e}", spec.command))?;
+    let name = p
+        .about(Instant::now() + wait)
+        .ok()
+        .and_then(|a| a.get("name").cloned());
     p.shutdown(Duration::from_millis(500));
     Ok(name.filter(|n| !n.trim().is_empty()))
 }
@@ -134,7 +138,12 @@ struct Shared<'a> {
 }
 
 /// Two distinct seats of `seats`, creating them when missing.
-fn two_seats<'s>(seats: &'s mut [Option<Player>], engines: &[EngineSpec], a: usize, b: usize) -> [&'s mut Player; 2] {
+fn two_seats<'s>(
+    seats: &'s mut [Option<Player>],
+    engines: &[EngineSpec],
+    a: usize,
+    b: usize,
+) -> [&'s mut Player; 2] {
     for i in [a, b] {
         if seats[i].is_none() {
             seats[i] = Some(Player::new(engines[i].clone()));
@@ -158,7 +167,12 @@ fn worker(shared: &Shared<'_>, tx: mpsc::Sender<Finished>) {
         if shared.stop.load(Ordering::Relaxed) {
             break;
         }
-        let Some(job) = shared.queue.lock().map(|mut q| q.pop_front()).unwrap_or(None) else {
+        let Some(job) = shared
+            .queue
+            .lock()
+            .map(|mut q| q.pop_front())
+            .unwrap_or(None)
+        else {
             break;
         };
         // Keep only the two processes this game needs (c-gomoku-cli restarts engines when the
@@ -245,7 +259,10 @@ pub fn run_match(config: MatchConfig, out: &mut dyn Write) -> Result<MatchSummar
     )?;
     let mut sgf = open_append(&config.sgf)?;
     let mut pgn = open_append(&config.pgn)?;
-    let mut stats: Vec<PairStats> = pairs.iter().map(|&(a, b)| PairStats::new(&names[a], &names[b])).collect();
+    let mut stats: Vec<PairStats> = pairs
+        .iter()
+        .map(|&(a, b)| PairStats::new(&names[a], &names[b]))
+        .collect();
     let shared = Shared {
         queue: Mutex::new(all_jobs.into_iter().collect()),
         stop: AtomicBool::new(false),
@@ -289,7 +306,12 @@ pub fn run_match(config: MatchConfig, out: &mut dyn Write) -> Result<MatchSummar
             summary.games += 1;
             summary.overhead.add(&report);
             progress.clear();
-            let mut line = format!("[{}/{}] {}", summary.games, planned, report.record.summary_line());
+            let mut line = format!(
+                "[{}/{}] {}",
+                summary.games,
+                planned,
+                report.record.summary_line()
+            );
             if let Some(d) = &report.detail {
                 line.push_str(&format!(" [{d}]"));
             }
@@ -311,19 +333,37 @@ pub fn run_match(config: MatchConfig, out: &mut dyn Write) -> Result<MatchSummar
                 shared.stop.store(true, Ordering::Relaxed);
             }
             if let (Some((color, failure)), false) = (report.failure, config.restart) {
-                let who = if color == crate::core::Color::Black { &report.record.black } else { &report.record.white };
-                summary.stopped.get_or_insert(format!("{who} failed ({failure:?}) and --no-restart was given"));
+                let who = if color == crate::core::Color::Black {
+                    &report.record.black
+                } else {
+                    &report.record.white
+                };
+                summary.stopped.get_or_insert(format!(
+                    "{who} failed ({failure:?}) and --no-restart was given"
+                ));
                 shared.stop.store(true, Ordering::Relaxed);
             }
             if let Some(sp) = &config.sprt {
                 let d = sp.decide(st.llr(sp));
                 if d != SprtDecision::Continue && summary.sprt.is_none() {
                     summary.sprt = Some(d);
-                    summary.stopped.get_or_insert(format!("SPRT: {}", if d == SprtDecision::AcceptH1 { "H1 accepted" } else { "H0 accepted" }));
+                    summary.stopped.get_or_insert(format!(
+                        "SPRT: {}",
+                        if d == SprtDecision::AcceptH1 {
+                            "H1 accepted"
+                        } else {
+                            "H0 accepted"
+                        }
+                    ));
                     shared.stop.store(true, Ordering::Relaxed);
                 }
             }
-            progress.show(&format!("[{}/{}] {}", summary.games, planned, st.progress(config.sprt.as_ref())));
+            progress.show(&format!(
+                "[{}/{}] {}",
+                summary.games,
+                planned,
+                st.progress(config.sprt.as_ref())
+            ));
             summary.reports.push(report);
         }
     });
@@ -341,7 +381,11 @@ pub fn run_match(config: MatchConfig, out: &mut dyn Write) -> Result<MatchSummar
         writeln!(out)?;
     }
     if let Some(why) = &summary.stopped {
-        writeln!(out, "Stopped after {} of {} games: {why}", summary.games, planned)?;
+        writeln!(
+            out,
+            "Stopped after {} of {} games: {why}",
+            summary.games, planned
+        )?;
     }
     let o = &summary.overhead;
     writeln!(

@@ -792,7 +792,13 @@ mod tests {
 /// `count` random openings of `stones` stones each, placed uniformly without repetition in
 /// the central square of side `2 * radius + 1` of a `size` x `size` board, reproducible for a
 /// `seed`. For matches without an opening file; the caller checks they are legal under its rule.
-pub fn random_openings(count: usize, stones: usize, size: usize, radius: usize, seed: u64) -> Vec<Opening> {
+pub fn random_openings(
+    count: usize,
+    stones: usize,
+    size: usize,
+    radius: usize,
+    seed: u64,
+) -> Vec<Opening> {
     use rand::Rng;
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let c = size / 2;
@@ -827,8 +833,15 @@ mod random_tests {
             assert_eq!(o.len(), 4);
             let set: HashSet<_> = o.moves.iter().collect();
             assert_eq!(set.len(), 4);
-            assert!(o.moves.iter().all(|&(x, y)| (4..=10).contains(&x) && (4..=10).contains(&y)));
+            assert!(o
+                .moves
+                .iter()
+                .all(|&(x, y)| (4..=10).contains(&x) && (4..=10).contains(&y)));
         }
-        assert_eq!(random_openings(1, 100, 5, 1, 0)[0].len(), 9, "capped by the area");
+        assert_eq!(
+            random_openings(1, 100, 5, 1, 0)[0].len(),
+            9,
+            "capped by the area"
+        );
     }
 }

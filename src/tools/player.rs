@@ -11,9 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::engine_process::{
-    parse_move, EngineConfig, EngineError, EngineProcess, StderrMode,
-};
+use super::engine_process::{parse_move, EngineConfig, EngineError, EngineProcess, StderrMode};
 
 /// A brain taking part in a match.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::records::{GameRecord, GameResult, IllegalKind, ResultReason};
-use super::stats::{Outcome, Pentanomial, Sprt, Trinomial};
+use super::stats::{EloEstimate, Outcome, Pentanomial, Sprt, Trinomial};
 
 /// The 95 % confidence level used in every interval printed.
 pub const CONFIDENCE: f64 = 0.95;
@@ -47,9 +47,24 @@ pub fn reason_label(reason: ResultReason) -> String {
 /// Signed Elo with one decimal, `+inf` / `-inf` spelt out.
 fn elo_text(e: f64) -> String {
     if e.is_infinite() {
-        if e > 0.0 { "+inf".into() } else { "-inf".into() }
+        if e > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
     } else {
-        format!("{e:+.1}")
+        // `+ 0.0` turns -0.0 into 0.0.
+        format!("{:+.1}", e + 0.0)
+    }
+}
+
+/// ` ± margin` when the margin is finite, empty otherwise (all wins, all losses).
+fn margin_text(e: &EloEstimate) -> String {
+    let m = e.margin();
+    if m.is_finite() {
+        format!(" ± {m:.1}")
+    } else {
+        String::new()
     }
 }
 
@@ -118,7 +133,7 @@ impl PairStats {
             self.first, self.second, self.tri.wins, self.tri.losses, self.tri.draws
         );
         if let Some(e) = self.tri.elo(CONFIDENCE) {
-            let _ = write!(s, " Elo {} ± {:.1}", elo_text(e.elo), e.margin());
+            let _ = write!(s, " Elo {}{}", elo_text(e.elo), margin_text(&e));
         }
         if let Some(sp) = sprt {
             let _ = write!(
@@ -150,9 +165,9 @@ impl PairStats {
         if let Some(e) = t.elo(CONFIDENCE) {
             let _ = write!(
                 s,
-                "Elo difference: {} ± {:.1} (95 %, [{}, {}])",
+                "Elo difference: {}{} (95 %, [{}, {}])",
                 elo_text(e.elo),
-                e.margin(),
+                margin_text(&e),
                 elo_text(e.lower),
                 elo_text(e.upper)
             );
@@ -177,7 +192,7 @@ impl PairStats {
                 p.pairs()
             );
             if let Some(e) = p.elo(CONFIDENCE) {
-                let _ = write!(s, "; Elo {} ± {:.1}", elo_text(e.elo), e.margin());
+                let _ = write!(s, "; Elo {}{}", elo_text(e.elo), margin_text(&e));
             }
             if let Some(los) = p.los() {
                 let _ = write!(s, ", LOS {:.1} %", 100.0 * los);
@@ -219,7 +234,10 @@ mod tests {
     #[test]
     fn outcome_by_colour() {
         assert_eq!(outcome_for_first(GameResult::BlackWin, true), Outcome::Win);
-        assert_eq!(outcome_for_first(GameResult::BlackWin, false), Outcome::Loss);
+        assert_eq!(
+            outcome_for_first(GameResult::BlackWin, false),
+            Outcome::Loss
+        );
         assert_eq!(outcome_for_first(GameResult::WhiteWin, false), Outcome::Win);
         assert_eq!(outcome_for_first(GameResult::Draw, false), Outcome::Draw);
     }
@@ -232,34 +250,74 @@ mod tests {
         for k in 0..100 {
             // Pairs (2j, 2j+1): 20 pairs won twice, 20 split, 10 lost twice.
             let j = k / 2;
-            let first_wins = if j < 20 { true } else if j < 40 { k % 2 == 0 } else { false };
+            let first_wins = if j < 20 {
+                true
+            } else if j < 40 {
+                k % 2 == 0
+            } else {
+                false
+            };
             let first_is_black = k % 2 == 0;
-            let result = if first_wins == first_is_black { GameResult::BlackWin } else { GameResult::WhiteWin };
+            let result = if first_wins == first_is_black {
+                GameResult::BlackWin
+            } else {
+                GameResult::WhiteWin
+            };
             st.add(k, first_is_black, &rec(result, ResultReason::Five));
         }
         assert_eq!((st.tri.wins, st.tri.losses, st.tri.draws), (60, 40, 0));
         assert_eq!(st.pentanomial().counts, [10, 0, 20, 0, 20]);
         let r = st.report(None);
-        assert!(r.contains("Score of A vs B: 60 - 40 - 0  [0.600] 100 games"), "{r}");
-        assert!(r.contains("Elo difference: +70.4 ± 70.6 (95 %, [+2.8, +143.9]), LOS 97.7 %"), "{r}");
+        assert!(
+            r.contains("Score of A vs B: 60 - 40 - 0  [0.600] 100 games"),
+            "{r}"
+        );
+        assert!(
+            r.contains("Elo difference: +70.4 ± 70.6 (95 %, [+2.8, +143.9]), LOS 97.7 %"),
+            "{r}"
+        );
         // Pentanomial: pair scores 0 x10, 0.5 x20, 1 x20 -> s = 0.6, var = 0.14 per pair.
-        assert!(r.contains("[10, 0, 20, 0, 20] over 50 opening pairs; Elo +70.4 ± 76.4, LOS 97.1 %"), "{r}");
+        assert!(
+            r.contains("[10, 0, 20, 0, 20] over 50 opening pairs; Elo +70.4 ± 76.4, LOS 97.1 %"),
+            "{r}"
+        );
         assert!(r.contains("A: five 60, B: five 40"), "{r}");
         let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
         let line = st.progress(Some(&sprt));
-        assert_eq!(line, "A vs B 60-40-0 Elo +70.4 ± 70.6 LLR 0.48 [-2.94,2.94]");
+        assert_eq!(
+            line,
+            "A vs B 60-40-0 Elo +70.4 ± 70.6 LLR 0.48 [-2.94,2.94]"
+        );
     }
 
     #[test]
     fn reasons_and_incomplete_pairs() {
         let mut st = PairStats::new("A", "B");
         st.add(0, true, &rec(GameResult::WhiteWin, ResultReason::Timeout));
-        st.add(3, false, &rec(GameResult::Draw, ResultReason::DrawAfter(200)));
-        st.add(2, true, &rec(GameResult::BlackWin, ResultReason::IllegalMove(IllegalKind::Occupied)));
-        assert_eq!(st.pentanomial().pairs(), 1, "only games 2 and 3 form a pair");
+        st.add(
+            3,
+            false,
+            &rec(GameResult::Draw, ResultReason::DrawAfter(200)),
+        );
+        st.add(
+            2,
+            true,
+            &rec(
+                GameResult::BlackWin,
+                ResultReason::IllegalMove(IllegalKind::Occupied),
+            ),
+        );
+        assert_eq!(
+            st.pentanomial().pairs(),
+            1,
+            "only games 2 and 3 form a pair"
+        );
         assert_eq!(st.pentanomial().counts, [0, 0, 0, 1, 0]);
         assert_eq!(st.reasons.get("B: opponent time-out"), Some(&1));
         assert_eq!(st.reasons.get("draw: 200 stones"), Some(&1));
-        assert_eq!(st.reasons.get("A: opponent illegal move (occupied)"), Some(&1));
+        assert_eq!(
+            st.reasons.get("A: opponent illegal move (occupied)"),
+            Some(&1)
+        );
     }
 }
