@@ -527,3 +527,31 @@ fn command_line_and_output_files() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("/nonexistent/brain"));
 }
+
+#[test]
+fn show_prints_the_board_as_the_game_goes() {
+    let a = format!("--moves '{X5}'");
+    let b = format!("--moves '{O5}'");
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
+        .args(["match", "--quiet", "--show", "--size", "5", "--games", "1"])
+        .args([
+            "--engine",
+            &brain(&format!("--name A {a}")),
+            "--engine",
+            &brain(&format!("--name B {b}")),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("game 1: A (X) vs B (O)"), "{stdout}");
+    assert!(stdout.contains("move 1: X 0,0"), "{stdout}");
+    assert!(stdout.contains("move 25: X 4,4"), "{stdout}");
+    // The last picture: the full board, the last stone in lower case.
+    assert!(stdout.contains("  4  X  X  O  O  x\n"), "{stdout}");
+    assert_eq!(
+        stdout.matches("    0  1  2  3  4\n").count(),
+        26,
+        "{stdout}"
+    );
+}
