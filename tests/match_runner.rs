@@ -525,7 +525,12 @@ fn command_line_and_output_files() {
         .output()
         .unwrap();
     assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("/nonexistent/brain"));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&bad.stdout),
+        String::from_utf8_lossy(&bad.stderr)
+    );
+    assert!(said.contains("/nonexistent/brain"), "{said}");
 }
 
 #[test]
