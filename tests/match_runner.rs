@@ -560,3 +560,91 @@ fn show_prints_the_board_as_the_game_goes() {
         "{stdout}"
     );
 }
+
+/// Our own binary as a brain, with arguments.
+fn tianyuan(args: &str) -> String {
+    format!("'{}' {args}", env!("CARGO_BIN_EXE_pbrain-tianyuan"))
+}
+
+#[test]
+fn full_match_between_two_weak_random_tianyuans() {
+    for rule in ["0", "4", "9"] {
+        let v = args(&[
+            "--engine",
+            &tianyuan("--weak random --seed 1"),
+            "--engine",
+            &tianyuan("--weak random --seed 2"),
+            "--rule",
+            rule,
+            "--games",
+            "6",
+            "--concurrency",
+            "2",
+            "--tc",
+            "2000/60000",
+            "--random-openings",
+            "2",
+            "--seed",
+            "5",
+        ]);
+        let (s, out) = run(&v);
+        assert_eq!(s.games, 6, "{out}");
+        assert_eq!(
+            s.names,
+            vec!["Tianyuan#1", "Tianyuan#2"],
+            "ABOUT names, made unique"
+        );
+        let t = s.pairs[0].tri;
+        assert_eq!(t.wins + t.losses + t.draws, 6);
+        for r in &s.reports {
+            assert!(
+                matches!(
+                    r.record.reason,
+                    ResultReason::Five
+                        | ResultReason::Foul
+                        | ResultReason::BoardFull
+                        | ResultReason::DrawAfter(_)
+                ),
+                "rule {rule}: a sound brain lost by {:?}: {out}",
+                r.record.reason
+            );
+            assert!(r.failure.is_none());
+        }
+        if rule == "4" {
+            assert!(
+                s.reports.iter().all(|r| r.record.moves.len() <= 200),
+                "renju: draw at 200 stones"
+            );
+        }
+    }
+}
+
+#[test]
+fn selfplay_shows_a_game() {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-tianyuan"))
+        .args([
+            "selfplay",
+            "--args",
+            "--weak random --seed 3",
+            "--baseline-args",
+            "--weak random --seed 4",
+        ])
+        .args(["--games", "2", "--show", "--quiet", "--tc", "2000/60000"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("game 1: tianyuan-1 (X) vs tianyuan-2 (O)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("move 1: X "), "{stdout}");
+    assert!(
+        stdout.contains("Score of tianyuan-1 vs tianyuan-2: "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("[2/2] Finished game 2 (tianyuan-2 vs tianyuan-1)"),
+        "{stdout}"
+    );
+}
