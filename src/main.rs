@@ -1,17 +1,46 @@
 //! `pbrain-tianyuan`: the Gomocup brain (no arguments) and the tools for people (subcommands).
+//!
+//! * no arguments: the brain, speaking the Gomocup protocol on stdin / stdout (`protocol.md`).
+//!   Hidden flags for tests and the match runner: `--weak random` (uniformly random legal moves),
+//!   `--seed N` (its seed; default from the clock), `--think-ms N` (longest time the first player
+//!   keeps a non-forced move, default 250).
+//! * `demo`: watch the brain play itself through its own protocol, board printed after each move.
+//! * `bench`: the rules core's speed.
+//! * `protocol-bench` (hidden): START→OK and END→exit latency, time overshoot.
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use tianyuan::engine::first_player::DEFAULT_THINK_CAP_MS;
+use tianyuan::engine::{FirstPlayer, Player, RandomPlayer};
+use tianyuan::protocol::{install_silent_panic_hook, run, stdout_writer, AboutInfo, SessionConfig};
 
 #[derive(Parser)]
 #[command(
     name = "pbrain-tianyuan",
     version,
-    about = "Tianyuan Gomoku / Renju engine"
+    about = "Tianyuan Gomoku / Renju engine. Without a subcommand: the Gomocup brain on stdin/stdout."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Play weakly on purpose (match-runner tests): `random` = uniformly random legal moves.
+    #[arg(long, value_enum, hide = true)]
+    weak: Option<Weak>,
+    /// Seed of the `--weak random` player (default: from the clock).
+    #[arg(long, hide = true)]
+    seed: Option<u64>,
+    /// Longest time (ms) the first player keeps a non-forced move before answering.
+    #[arg(long, hide = true, default_value_t = DEFAULT_THINK_CAP_MS)]
+    think_ms: u64,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Weak {
+    /// Uniformly random legal, non-foul moves.
+    Random,
 }
 
 #[derive(Subcommand)]
@@ -24,18 +53,27 @@ enum Command {
     },
     /// Solve VCF / VCT positions (corpora line format or plain move lists).
     Solve(tianyuan::threat::solve_cmd::SolveArgs),
+    /// Watch Tianyuan play itself: two brain processes talk the Gomocup protocol, the board is
+    /// printed after every move.
+    Demo(tianyuan::demo::DemoOptions),
+    /// Measure the protocol: START→OK latency, END→exit latency during a search, and time
+    /// overshoot with 50–500 ms budgets.
+    #[command(hide = true)]
+    ProtocolBench(tianyuan::protocol_bench::BenchOptions),
+    /// Play a tournament between Gomocup brains (round robin or gauntlet, SPRT).
+    Match(tianyuan::tools::match_options::MatchArgs),
+    /// Play this binary against itself or against an older build (--baseline).
+    Selfplay(tianyuan::tools::match_options::SelfplayArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Bench { millis }) => match run_bench(millis) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                println!("error: {e:#}");
-                ExitCode::FAILURE
-            }
-        },
+        None => {
+            brain(cli.weak, cli.seed, cli.think_ms);
+            ExitCode::SUCCESS
+        }
+        Some(Command::Bench { millis }) => report(run_bench(millis)),
         Some(Command::Solve(args)) => {
             let mut out = std::io::stdout().lock();
             match tianyuan::threat::solve_cmd::run(&args, &mut out) {
@@ -47,7 +85,53 @@ fn main() -> ExitCode {
                 }
             }
         }
-        None => ExitCode::SUCCESS,
+        Some(Command::Demo(opts)) => report(tianyuan::demo::run_demo(&opts)),
+        Some(Command::ProtocolBench(opts)) => report(tianyuan::protocol_bench::run(&opts)),
+        Some(Command::Match(args)) => {
+            report(tianyuan::tools::match_runner::run_match_command(&args))
+        }
+        Some(Command::Selfplay(args)) => {
+            report(tianyuan::tools::match_runner::run_selfplay_command(&args))
+        }
+    }
+}
+
+/// The brain: protocol on stdin / stdout, nothing ever on stderr.
+fn brain(weak: Option<Weak>, seed: Option<u64>, think_ms: u64) {
+    install_silent_panic_hook();
+    let player: tianyuan::protocol::PlayerFactory = match weak {
+        Some(Weak::Random) => {
+            let seed = seed.unwrap_or_else(|| {
+                SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64)
+            });
+            let counter = std::sync::atomic::AtomicU64::new(seed);
+            Arc::new(move || {
+                // A rebuilt player (after a panic) continues with a different stream.
+                let s = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                Box::new(RandomPlayer::new(s)) as Box<dyn Player>
+            })
+        }
+        None => Arc::new(move || {
+            Box::new(FirstPlayer::new().with_think_cap(Duration::from_millis(think_ms)))
+                as Box<dyn Player>
+        }),
+    };
+    let config = SessionConfig {
+        player,
+        about: AboutInfo::tianyuan(),
+    };
+    run(std::io::stdin(), stdout_writer(), config);
+}
+
+fn report(result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            println!("error: {e:#}");
+            ExitCode::FAILURE
+        }
     }
 }
 

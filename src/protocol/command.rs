@@ -111,7 +111,7 @@ pub enum Command {
         /// Board height (y range); equals `width` for `START n`.
         height: i64,
     },
-    /// `RECTSTART w,h`. Reply `OK` / `ERROR`.
+    /// `RECTSTART w,h` (each side 5..=22, see [`check_board_size`]). Reply `OK` / `ERROR`.
     RectStart {
         /// Board width.
         width: i64,
@@ -484,18 +484,22 @@ pub fn parse_block_line(kind: BlockKind, line: &str) -> Result<BlockLine, ParseE
     }
 }
 
-/// Validates a `START`/`RECTSTART` size for this engine: square, between [`MIN_BOARD_SIZE`] and
-/// [`MAX_BOARD_SIZE`]. Returns the side length, or the text for `ERROR <text>`.
-pub fn check_board_size(width: i64, height: i64) -> Result<usize, String> {
-    if width != height {
-        return Err(format!(
-            "rectangular board {width}x{height} is not supported"
-        ));
-    }
-    match usize::try_from(width) {
-        Ok(n) if (MIN_BOARD_SIZE..=MAX_BOARD_SIZE).contains(&n) => Ok(n),
-        _ => Err(format!(
+/// Validates a `START`/`RECTSTART` size for this engine: width and height each between
+/// [`MIN_BOARD_SIZE`] and [`MAX_BOARD_SIZE`] (rectangles included: the rules core supports them).
+/// Returns `(width, height)`, or the text for `ERROR <text>`.
+pub fn check_board_size(width: i64, height: i64) -> Result<(usize, usize), String> {
+    let side = |v: i64| {
+        usize::try_from(v)
+            .ok()
+            .filter(|n| (MIN_BOARD_SIZE..=MAX_BOARD_SIZE).contains(n))
+    };
+    match (side(width), side(height)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ if width == height => Err(format!(
             "unsupported board size {width}, only {MIN_BOARD_SIZE}..{MAX_BOARD_SIZE}"
+        )),
+        _ => Err(format!(
+            "unsupported board size {width}x{height}, each side only {MIN_BOARD_SIZE}..{MAX_BOARD_SIZE}"
         )),
     }
 }
@@ -769,14 +773,18 @@ mod tests {
 
     #[test]
     fn board_size_helper() {
-        assert_eq!(check_board_size(15, 15), Ok(15));
-        assert_eq!(check_board_size(5, 5), Ok(5));
-        assert_eq!(check_board_size(22, 22), Ok(22));
+        assert_eq!(check_board_size(15, 15), Ok((15, 15)));
+        assert_eq!(check_board_size(5, 5), Ok((5, 5)));
+        assert_eq!(check_board_size(22, 22), Ok((22, 22)));
+        assert_eq!(check_board_size(15, 20), Ok((15, 20)));
+        assert_eq!(check_board_size(22, 5), Ok((22, 5)));
         assert!(check_board_size(4, 4).is_err());
         assert!(check_board_size(23, 23).is_err());
         assert!(check_board_size(-15, -15).is_err());
-        assert!(check_board_size(15, 20).is_err());
+        assert!(check_board_size(30, 20).is_err());
+        assert!(check_board_size(20, 4).is_err());
         assert!(check_board_size(i64::MAX, i64::MAX).is_err());
+        assert!(check_board_size(30, 20).is_err_and(|e| e.contains("30x20") && e.contains("5..22")));
     }
 
     #[test]

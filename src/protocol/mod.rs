@@ -1,4 +1,4 @@
-//! The board-independent half of the Gomocup / Piskvork brain protocol
+//! The Gomocup / Piskvork brain protocol
 //! (see `protocol.md` and `/work/shared/protocol-reference.md`).
 //!
 //! * [`reader`]: stdin bytes → timestamped lines on a channel ([`spawn_stdin_reader`]).
@@ -7,14 +7,20 @@
 //! * [`output`]: replies, one `write_all` + flush per line ([`ProtocolWriter`], [`SharedWriter`]),
 //!   and [`install_silent_panic_hook`].
 //! * [`fixture`]: the byte-exact session fixture format of `tests/sessions/`.
+//! * [`position`]: the game position (size, stones, lazily built rules-core board).
+//! * [`worker`]: the search thread that runs the [`crate::engine::Player`].
+//! * [`session`]: the protocol loop tying it all together ([`run`]).
 //!
-//! Time budgets live in [`crate::timeman`]. The session loop (board, search) is built on top of these.
+//! Time budgets live in [`crate::timeman`].
 
 pub mod command;
 pub mod fixture;
 pub mod output;
+pub mod position;
 pub mod reader;
+pub mod session;
 pub mod settings;
+pub mod worker;
 
 pub use command::{
     check_board_size, parse, parse_block_line, BlockKind, BlockLine, BoardRow, Command, Coord,
@@ -24,5 +30,8 @@ pub use output::{
     install_silent_panic_hook, stdout_writer, take_last_panic, AboutInfo, ProtocolWriter,
     SharedWriter,
 };
+pub use position::{core_rule, Position};
 pub use reader::{spawn_reader, spawn_stdin_reader, LineReader, ReaderEvent, MAX_LINE_LEN};
+pub use session::{run, Exit, SessionConfig};
 pub use settings::{InfoKey, InfoOutcome, RuleCode, RuleKind, Settings};
+pub use worker::{PlayerFactory, Worker};

@@ -1,9 +1,8 @@
-//! Board-independent building blocks for running matches between Gomocup
-//! protocol brains (the future `pbrain-tianyuan match` / `selfplay`
-//! subcommands).
+//! Running matches between Gomocup protocol brains: the building blocks and the
+//! `pbrain-tianyuan match` / `selfplay` subcommands built from them.
 //!
-//! Nothing in here knows the rules of the game: win / foul detection comes
-//! from the rules core, and the game loop is assembled by the caller.
+//! The building blocks know nothing of the rules; the match runner puts them together with
+//! the rules core for adjudication.
 //!
 //! * [`stats`]: Elo, LOS, pentanomial statistics and SPRT.
 //! * [`openings`]: reading opening files (c-gomoku-cli `offset` / `pos`
@@ -12,8 +11,24 @@
 //!   (for BayesElo / Ordo).
 //! * [`engine_process`]: spawning and driving one external brain process with
 //!   deadlines, crash detection and kill-on-drop.
+//! * [`clock`]: time controls and per-player clocks with tolerance.
+//! * [`player`]: one engine seat (process started, restarted, driven per game).
+//! * [`adjudication`]: the referee's decisions on replies and draws.
+//! * [`game`]: one game between two brains.
+//! * [`schedule`]: pairings, colours and openings of every game.
+//! * [`report`]: per-pairing statistics, progress line and final report.
+//! * [`match_options`]: command-line options of `match` / `selfplay`.
+//! * [`match_runner`]: the tournament (workers, output files, SPRT).
 
+pub mod adjudication;
+pub mod clock;
 pub mod engine_process;
+pub mod game;
+pub mod match_options;
+pub mod match_runner;
 pub mod openings;
+pub mod player;
 pub mod records;
+pub mod report;
+pub mod schedule;
 pub mod stats;

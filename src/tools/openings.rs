@@ -788,3 +788,60 @@ mod tests {
         assert_eq!(all.len(), 8);
     }
 }
+
+/// `count` random openings of `stones` stones each, placed uniformly without repetition in
+/// the central square of side `2 * radius + 1` of a `size` x `size` board, reproducible for a
+/// `seed`. For matches without an opening file; the caller checks they are legal under its rule.
+pub fn random_openings(
+    count: usize,
+    stones: usize,
+    size: usize,
+    radius: usize,
+    seed: u64,
+) -> Vec<Opening> {
+    use rand::Rng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let c = size / 2;
+    let lo = c.saturating_sub(radius);
+    let hi = (c + radius).min(size.saturating_sub(1));
+    let area = (hi - lo + 1) * (hi - lo + 1);
+    let stones = stones.min(area);
+    (0..count)
+        .map(|_| {
+            let mut moves: Vec<(usize, usize)> = Vec::with_capacity(stones);
+            while moves.len() < stones {
+                let p = (rng.gen_range(lo..=hi), rng.gen_range(lo..=hi));
+                if !moves.contains(&p) {
+                    moves.push(p);
+                }
+            }
+            Opening::new(moves)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod random_tests {
+    use super::*;
+
+    #[test]
+    fn random_openings_are_seeded_central_and_distinct() {
+        let a = random_openings(20, 4, 15, 3, 9);
+        assert_eq!(a, random_openings(20, 4, 15, 3, 9));
+        assert_ne!(a, random_openings(20, 4, 15, 3, 10));
+        for o in &a {
+            assert_eq!(o.len(), 4);
+            let set: HashSet<_> = o.moves.iter().collect();
+            assert_eq!(set.len(), 4);
+            assert!(o
+                .moves
+                .iter()
+                .all(|&(x, y)| (4..=10).contains(&x) && (4..=10).contains(&y)));
+        }
+        assert_eq!(
+            random_openings(1, 100, 5, 1, 0)[0].len(),
+            9,
+            "capped by the area"
+        );
+    }
+}

@@ -1,0 +1,108 @@
+//! [`SearchControl`]: when a search must stop.
+//!
+//! A search stops at the hard deadline of its [`TimeBudget`] (counted from the receipt of the
+//! triggering line) or as soon as the session raises the stop flag (`YXSTOP`, `STOP`,
+//! `INFO timeout_turn 0`, `END`). Players call [`SearchControl::should_stop`] often — at least
+//! every millisecond of work — so that the move is out less than 10 ms after either event.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::timeman::TimeBudget;
+
+/// Deadline, stop flag and optional depth / node limits of one search.
+#[derive(Debug, Clone)]
+pub struct SearchControl {
+    budget: TimeBudget,
+    stop: Arc<AtomicBool>,
+    /// `INFO max_depth` (plies), if limited.
+    pub max_depth: Option<u32>,
+    /// `INFO max_node`, if limited.
+    pub max_nodes: Option<u64>,
+}
+
+impl SearchControl {
+    /// A control for `budget` watching `stop`.
+    pub fn new(budget: TimeBudget, stop: Arc<AtomicBool>) -> Self {
+        SearchControl {
+            budget,
+            stop,
+            max_depth: None,
+            max_nodes: None,
+        }
+    }
+
+    /// A control with `millis` of soft and hard time from now and its own stop flag (tests, tools).
+    pub fn for_millis(millis: u64) -> Self {
+        let now = Instant::now();
+        let d = Duration::from_millis(millis);
+        SearchControl::new(
+            TimeBudget {
+                soft: d,
+                hard: d,
+                deadline: now + d,
+            },
+            Arc::new(AtomicBool::new(false)),
+        )
+    }
+
+    /// The time budget.
+    pub fn budget(&self) -> &TimeBudget {
+        &self.budget
+    }
+
+    /// The stop flag shared with the session.
+    pub fn stop_flag(&self) -> &Arc<AtomicBool> {
+        &self.stop
+    }
+
+    /// Raises the stop flag.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// True once the stop flag is raised.
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// True when the search must end now: stop flag raised or hard deadline reached.
+    pub fn should_stop(&self) -> bool {
+        self.stop_requested() || Instant::now() >= self.budget.deadline
+    }
+
+    /// True once the soft deadline has passed (do not start another iteration) or the search
+    /// must stop.
+    pub fn soft_expired(&self) -> bool {
+        self.should_stop() || Instant::now() >= self.budget.soft_deadline()
+    }
+
+    /// True when the budget asks for an answer at once (`timeout_turn 0`, no time left).
+    pub fn is_immediate(&self) -> bool {
+        self.budget.is_immediate()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stops_on_flag_and_deadline() {
+        let c = SearchControl::for_millis(10_000);
+        assert!(!c.should_stop());
+        assert!(!c.soft_expired());
+        c.stop();
+        assert!(c.should_stop() && c.soft_expired() && c.stop_requested());
+
+        let c = SearchControl::for_millis(0);
+        assert!(c.should_stop());
+        assert!(c.is_immediate());
+        assert!(!c.stop_requested());
+
+        let c = SearchControl::for_millis(20);
+        std::thread::sleep(Duration::from_millis(25));
+        assert!(c.should_stop());
+    }
+}

@@ -1,0 +1,92 @@
+//! Move choosers behind one interface.
+//!
+//! * [`Player`]: what the session asks of an engine — a legal move for the side to move of a
+//!   [`Board`], under a [`SearchControl`] (deadline + stop flag), sized by a [`MemoryBudget`].
+//!   The real alpha-beta search will implement it; until then:
+//! * [`FirstPlayer`] ([`first_player`]): one-ply play by the core's threat classes (wins, blocks
+//!   fives, never plays an avoidable renju foul), with a seam for a VCF probe ([`WinProbe`]).
+//! * [`RandomPlayer`] ([`random_player`]): a uniformly random legal non-foul move (the hidden
+//!   `--weak random` mode the match runner's tests use).
+//! * [`legal`]: the legality helpers every player and the session's safety net share.
+
+pub mod control;
+pub mod first_player;
+pub mod legal;
+pub mod memory;
+pub mod random_player;
+
+pub use control::SearchControl;
+pub use first_player::{FirstPlayer, WinProbe};
+pub use memory::MemoryBudget;
+pub use random_player::RandomPlayer;
+
+use crate::core::{Board, Pos};
+
+/// Optional facts about a finished search, printed as one `MESSAGE` line before the move.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SearchInfo {
+    /// Depth reached (plies).
+    pub depth: u32,
+    /// Evaluation of the chosen move from the mover's point of view (engine units).
+    pub eval: i32,
+    /// Positions examined.
+    pub nodes: u64,
+    /// Principal variation, first move first.
+    pub pv: Vec<Pos>,
+}
+
+impl SearchInfo {
+    /// The `MESSAGE` text (without the `MESSAGE ` prefix), as documented in protocol.md §6:
+    /// `depth <d> ev <eval> nodes <n> tm <ms> pv <x,y> <x,y> …`.
+    pub fn message(&self, elapsed_ms: u128) -> String {
+        let pv: Vec<String> = self
+            .pv
+            .iter()
+            .map(|p| format!("{},{}", p.x(), p.y()))
+            .collect();
+        format!(
+            "depth {} ev {} nodes {} tm {} pv {}",
+            self.depth,
+            self.eval,
+            self.nodes,
+            elapsed_ms,
+            pv.join(" ")
+        )
+    }
+}
+
+/// What a [`Player`] returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchOutcome {
+    /// The move: an empty cell of the board the player was given.
+    pub best: Pos,
+    /// Statistics for the `MESSAGE` line, if the player has any.
+    pub info: Option<SearchInfo>,
+}
+
+/// An engine that chooses moves.
+///
+/// Contract: [`Player::choose`] is called with a board that has at least one empty cell and whose
+/// side to move is the engine's colour. It must return an empty cell of that board — under renju a
+/// non-foul one for black whenever one exists — and must return promptly (within a few
+/// milliseconds) once [`SearchControl::should_stop`] turns true. It may make and undo moves on the
+/// board but must leave it as it found it. The session double-checks the move and falls back to
+/// [`legal::fallback_move`] if the contract is broken or the player panics.
+pub trait Player: Send {
+    /// A short name for messages (`first`, `random`, …).
+    fn name(&self) -> &str;
+
+    /// Chooses a move for the side to move.
+    fn choose(&mut self, board: &mut Board, control: &SearchControl) -> SearchOutcome;
+
+    /// Sizes the player's tables (transposition table, caches) to `budget`. Called before the
+    /// first search and whenever `max_memory` / `hash_size` change. Players without tables keep
+    /// nothing to resize and ignore it.
+    fn set_memory(&mut self, budget: &MemoryBudget) {
+        let _ = budget;
+    }
+
+    /// Forgets everything learnt from earlier positions (`YXHASHCLEAR`, a new game). Players that
+    /// keep nothing between moves ignore it.
+    fn clear(&mut self) {}
+}

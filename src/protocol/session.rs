@@ -1,0 +1,641 @@
+//! The brain's protocol loop: commands in, replies out, searches on the worker thread.
+//!
+//! Threads: a **reader** turns stdin into timestamped lines ([`LineReader`]); the **session**
+//! (the caller's thread, [`run`]) owns the settings and the position and answers every command; the
+//! **search worker** ([`Worker`]) runs the [`crate::engine::Player`]. Reader and worker feed one
+//! channel, so the session reacts at once to whichever comes first.
+//!
+//! While a search runs the session acts immediately on `END` (return at once, the search is
+//! abandoned, no move), `YXSTOP` / `STOP` / `INFO timeout_turn 0` / EOF (raise the stop flag: the
+//! move follows within milliseconds; after EOF the session then returns) and every other `INFO`
+//! (applied). Any other line is kept and handled, in order, right after the move is out.
+//!
+//! The move is checked before it is printed: it must be an empty cell, and not a renju foul for
+//! black while a non-foul move exists. A panic in the player, an illegal answer, or no answer
+//! 150 ms past the hard deadline (a wedged player; a fresh worker then takes over) all give
+//! [`fallback_move`] instead, preceded by one `MESSAGE` saying so. Nothing is ever written to
+//! stderr.
+//!
+//! Bad input (`ERROR` / `UNKNOWN`) never changes the state. A `BOARD` block with a bad row is
+//! answered with one `ERROR` at its `DONE` and no move; a block cut short by another command
+//! (`BOARD` without `DONE`) gets `ERROR` and the command is then executed.
+
+use std::collections::VecDeque;
+use std::io::{Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::core::{Board, Pos, Rule};
+use crate::engine::legal::{fallback_move, is_foul, safe_moves};
+use crate::engine::{MemoryBudget, SearchControl, SearchOutcome};
+use crate::timeman::{compute_budget, TimeBudget, TimeInput};
+
+use super::command::{
+    check_board_size, parse, parse_block_line, BlockKind, BlockLine, BoardRow, Command, Coord,
+};
+use super::output::{AboutInfo, SharedWriter};
+use super::position::{core_rule, Position};
+use super::reader::{LineReader, ReaderEvent};
+use super::settings::Settings;
+use super::worker::{Job, PlayerFactory, Report, Worker};
+
+/// How long past the hard deadline the session waits for the player before it raises the stop
+/// flag itself.
+pub const STOP_GRACE: Duration = Duration::from_millis(30);
+/// How long past the hard deadline the session waits before it answers without the player.
+pub const ABANDON_GRACE: Duration = Duration::from_millis(150);
+
+/// `MESSAGE INFO MAX_THREAD_NUM` sent for `YXSHOWINFO` (the engine searches on one thread).
+pub const YIXIN_MAX_THREADS: u32 = 1;
+/// `MESSAGE INFO MAX_HASH_SIZE` sent for `YXSHOWINFO` (the value Rapfi sends; the GUI uses it as
+/// the upper bound of its hash-size control, and `hash_size` is honoured up to `max_memory`).
+pub const YIXIN_MAX_HASH_SIZE: u32 = 30;
+
+/// What the session reacts to.
+enum Event {
+    Input(ReaderEvent),
+    Searched(Report),
+}
+
+/// How the engine answers and who it says it is.
+#[derive(Clone)]
+pub struct SessionConfig {
+    /// Builds the player (again after a panic).
+    pub player: PlayerFactory,
+    /// The ABOUT line's fields.
+    pub about: AboutInfo,
+}
+
+/// Why [`run`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// `END` was received.
+    End,
+    /// stdin was closed.
+    Eof,
+    /// stdout could not be written (the manager is gone).
+    OutputClosed,
+    /// A thread could not be started.
+    ThreadFailed,
+}
+
+/// A running search.
+struct Running {
+    id: u64,
+    stop: Arc<AtomicBool>,
+    budget: TimeBudget,
+    received: Instant,
+}
+
+/// A block (`BOARD` … `DONE`) being read.
+struct OpenBlock {
+    kind: BlockKind,
+    rows: Vec<BoardRow>,
+    error: Option<String>,
+}
+
+/// The session state (see the module docs).
+struct Session<W: Write> {
+    out: SharedWriter<W>,
+    config: SessionConfig,
+    events: Sender<Event>,
+    worker: Worker,
+    settings: Settings,
+    position: Option<Position>,
+    block: Option<OpenBlock>,
+    running: Option<Running>,
+    deferred: VecDeque<ReaderEvent>,
+    next_id: u64,
+    first_think: bool,
+    clear_tables: bool,
+    warmed: [bool; 5],
+}
+
+/// Runs the protocol on `input` / `out` until `END`, EOF or a dead output. Spawns the reader and
+/// the search worker; returns without waiting for either.
+pub fn run<R, W>(input: R, out: SharedWriter<W>, config: SessionConfig) -> Exit
+where
+    R: Read + Send + 'static,
+    W: Write,
+{
+    let (tx, rx) = mpsc::channel::<Event>();
+    let reader_tx = tx.clone();
+    let reader = thread::Builder::new()
+        .name("protocol-reader".to_owned())
+        .spawn(move || {
+            for event in LineReader::new(input) {
+                if reader_tx.send(Event::Input(event)).is_err() {
+                    break;
+                }
+            }
+        });
+    if reader.is_err() {
+        return Exit::ThreadFailed;
+    }
+    let Some(worker) = spawn_worker(&config, &tx) else {
+        return Exit::ThreadFailed;
+    };
+    let mut session = Session {
+        out,
+        config,
+        events: tx,
+        worker,
+        settings: Settings::new(),
+        position: None,
+        block: None,
+        running: None,
+        deferred: VecDeque::new(),
+        next_id: 0,
+        first_think: true,
+        clear_tables: false,
+        warmed: [false; 5],
+    };
+    session.main_loop(&rx)
+}
+
+fn spawn_worker(config: &SessionConfig, tx: &Sender<Event>) -> Option<Worker> {
+    let tx = tx.clone();
+    Worker::spawn(config.player.clone(), move |report| {
+        let _ = tx.send(Event::Searched(report));
+    })
+    .ok()
+}
+
+/// Result of handling one event: keep going or leave the loop.
+type Flow = Result<(), Exit>;
+
+impl<W: Write> Session<W> {
+    fn main_loop(&mut self, rx: &Receiver<Event>) -> Exit {
+        loop {
+            let event = match self.next_event(rx) {
+                Ok(e) => e,
+                Err(exit) => return exit,
+            };
+            let flow = match event {
+                Some(Event::Searched(report)) => self.finish_search(Some(report)),
+                Some(Event::Input(input)) => {
+                    if self.running.is_some() {
+                        self.input_while_searching(input)
+                    } else {
+                        self.input(input)
+                    }
+                }
+                None => self.watchdog(),
+            };
+            if let Err(exit) = flow {
+                return exit;
+            }
+        }
+    }
+
+    /// The next event: deferred input first when idle; `None` when a search's deadline passed
+    /// without an answer.
+    fn next_event(&mut self, rx: &Receiver<Event>) -> Result<Option<Event>, Exit> {
+        match &self.running {
+            None => {
+                if let Some(e) = self.deferred.pop_front() {
+                    return Ok(Some(Event::Input(e)));
+                }
+                match rx.try_recv() {
+                    Ok(e) => return Ok(Some(e)),
+                    Err(TryRecvError::Disconnected) => return Err(Exit::Eof),
+                    Err(TryRecvError::Empty) => {}
+                }
+                // Idle: build the current rule's tables in the background.
+                self.warm_up();
+                rx.recv().map(Some).map_err(|_| Exit::Eof)
+            }
+            Some(run) => {
+                let wake = run.budget.deadline + STOP_GRACE;
+                let now = Instant::now();
+                let wait = if now < wake {
+                    wake - now
+                } else {
+                    // Stop already requested; wait for the abandon point.
+                    (run.budget.deadline + ABANDON_GRACE).saturating_duration_since(now)
+                };
+                match rx.recv_timeout(wait) {
+                    Ok(e) => Ok(Some(e)),
+                    Err(RecvTimeoutError::Timeout) => Ok(None),
+                    Err(RecvTimeoutError::Disconnected) => Err(Exit::Eof),
+                }
+            }
+        }
+    }
+
+    /// Builds the line tables of the current rule on a background thread, once per rule, so the
+    /// first search does not pay for them and `START` never waits for them.
+    fn warm_up(&mut self) {
+        let rule = self.rule();
+        if !self.warmed[rule.index()] {
+            self.warmed[rule.index()] = true;
+            let _ = thread::Builder::new()
+                .name("warm-up".to_owned())
+                .spawn(move || drop(Board::new(5, 5, rule)));
+        }
+    }
+
+    fn rule(&self) -> Rule {
+        core_rule(self.settings.rule_kind())
+    }
+
+    fn write(
+        &self,
+        f: impl FnOnce(&mut super::output::ProtocolWriter<W>) -> std::io::Result<()>,
+    ) -> Flow {
+        self.out.with(f).map_err(|_| Exit::OutputClosed)
+    }
+
+    fn error(&self, text: &str) -> Flow {
+        self.write(|w| w.error(text))
+    }
+
+    // ----- input while a search runs -----
+
+    fn input_while_searching(&mut self, input: ReaderEvent) -> Flow {
+        let ReaderEvent::Line { text, .. } = &input else {
+            if input == ReaderEvent::Eof {
+                // Answer at once, then exit (the deferred EOF is handled after the move).
+                self.stop_search();
+            }
+            self.deferred.push_back(input);
+            return Ok(());
+        };
+        match parse(text) {
+            Ok(Command::End) => Err(Exit::End),
+            Ok(Command::YxStop | Command::Stop) => {
+                self.stop_search();
+                Ok(())
+            }
+            Ok(Command::Info { key, value }) => {
+                self.settings.apply(&key, &value);
+                if key == "timeout_turn" && self.settings.stop_requested() {
+                    self.stop_search();
+                }
+                Ok(())
+            }
+            _ => {
+                self.deferred.push_back(input);
+                Ok(())
+            }
+        }
+    }
+
+    fn stop_search(&self) {
+        if let Some(run) = &self.running {
+            run.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The search is past its hard deadline: first raise the stop flag, then give up on it.
+    fn watchdog(&mut self) -> Flow {
+        let Some(run) = &self.running else {
+            return Ok(());
+        };
+        if Instant::now() < run.budget.deadline + ABANDON_GRACE {
+            run.stop.store(true, Ordering::Relaxed);
+            return Ok(());
+        }
+        // The player ignores its stop flag: answer without it, and use a fresh worker.
+        run.stop.store(true, Ordering::Relaxed);
+        if let Some(w) = spawn_worker(&self.config, &self.events) {
+            self.worker = w;
+        }
+        self.finish_search(None)
+    }
+
+    // ----- input when idle -----
+
+    fn input(&mut self, input: ReaderEvent) -> Flow {
+        match input {
+            ReaderEvent::Eof => Err(Exit::Eof),
+            ReaderEvent::Bad { reason, text, .. } => {
+                if let Some(block) = &mut self.block {
+                    block.error.get_or_insert(reason);
+                    return Ok(());
+                }
+                let is_info = text
+                    .get(..4)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("INFO"));
+                if is_info {
+                    Ok(())
+                } else {
+                    self.error(&reason)
+                }
+            }
+            ReaderEvent::Line { text, received } => {
+                if self.block.is_some() {
+                    self.block_line(&text, received)
+                } else {
+                    match parse(&text) {
+                        Ok(cmd) => self.command(cmd, &text, received),
+                        Err(e) => match e.reply() {
+                            Some(reply) => self.write(|w| w.line(&reply)),
+                            None => Ok(()),
+                        },
+                    }
+                }
+            }
+        }
+    }
+
+    fn block_line(&mut self, text: &str, received: Instant) -> Flow {
+        let Some(block) = &mut self.block else {
+            return Ok(());
+        };
+        match parse_block_line(block.kind, text) {
+            Ok(BlockLine::Stone(row)) => {
+                block.rows.push(row);
+                Ok(())
+            }
+            Ok(BlockLine::Moves(_)) => Ok(()),
+            Ok(BlockLine::Done) => {
+                let done = self.block.take();
+                match done {
+                    Some(b) => self.finish_block(b, received),
+                    None => Ok(()),
+                }
+            }
+            Ok(BlockLine::Command(Command::Info { key, value })) => {
+                self.settings.apply(&key, &value);
+                Ok(())
+            }
+            Ok(BlockLine::Command(Command::End)) => Err(Exit::End),
+            Ok(BlockLine::Command(cmd)) => {
+                let kind = block.kind;
+                self.block = None;
+                self.error(&format!(
+                    "{}: DONE expected before {text}",
+                    block_name(kind)
+                ))?;
+                self.command(cmd, text, received)
+            }
+            Err(e) => {
+                block.error.get_or_insert_with(|| e.to_string());
+                Ok(())
+            }
+        }
+    }
+
+    fn finish_block(&mut self, block: OpenBlock, received: Instant) -> Flow {
+        if let Some(e) = block.error {
+            return self.error(&e);
+        }
+        match block.kind {
+            BlockKind::Board | BlockKind::YxBoard => {
+                let rule = self.rule();
+                let Some(pos) = self.position.as_mut() else {
+                    return self
+                        .error(&format!("{}: START expected first", block_name(block.kind)));
+                };
+                if let Err(e) = pos.set_rows(rule, &block.rows) {
+                    return self.error(&format!("{}: {e}", block_name(block.kind)));
+                }
+                if block.kind == BlockKind::Board {
+                    self.start_search(received)
+                } else {
+                    Ok(())
+                }
+            }
+            BlockKind::Swap2Board => self.error("SWAP2BOARD: swap2 openings are not supported"),
+            BlockKind::YxBlock | BlockKind::YxBlockUndo => Ok(()),
+        }
+    }
+
+    fn command(&mut self, cmd: Command, text: &str, received: Instant) -> Flow {
+        match cmd {
+            Command::Start { width, height } | Command::RectStart { width, height } => {
+                match check_board_size(width, height) {
+                    Ok((w, h)) => {
+                        self.settings.new_game();
+                        self.position = Some(Position::new(w, h));
+                        self.clear_tables = true;
+                        self.write(|w| w.ok())
+                    }
+                    Err(e) => self.error(&e),
+                }
+            }
+            Command::Restart => match self.position.as_mut() {
+                Some(pos) => {
+                    pos.clear();
+                    self.settings.new_game();
+                    self.clear_tables = true;
+                    self.write(|w| w.ok())
+                }
+                None => self.error("RESTART: START expected first"),
+            },
+            Command::Begin | Command::YxNBest(_) => {
+                if self.position.is_none() {
+                    return self.error("START expected first");
+                }
+                self.start_search(received)
+            }
+            Command::Turn(at) => {
+                let rule = self.rule();
+                let Some(pos) = self.position.as_mut() else {
+                    return self.error("TURN: START expected first");
+                };
+                match pos.play(rule, at) {
+                    Ok(_) => self.start_search(received),
+                    Err(e) => self.error(&format!("TURN: {e}")),
+                }
+            }
+            Command::Play(at) => {
+                let rule = self.rule();
+                let Some(pos) = self.position.as_mut() else {
+                    return self.error("PLAY: START expected first");
+                };
+                match pos.play(rule, at) {
+                    Ok(_) => self.write(|w| w.mv(at)),
+                    Err(e) => self.error(&format!("PLAY: {e}")),
+                }
+            }
+            Command::Takeback(at) => {
+                let rule = self.rule();
+                let Some(pos) = self.position.as_mut() else {
+                    return self.error("TAKEBACK: START expected first");
+                };
+                match pos.take_back(rule, at) {
+                    Ok(()) => self.write(|w| w.ok()),
+                    Err(e) => self.error(&format!("TAKEBACK: {e}")),
+                }
+            }
+            Command::Block(kind) => {
+                self.block = Some(OpenBlock {
+                    kind,
+                    rows: Vec::new(),
+                    error: None,
+                });
+                Ok(())
+            }
+            Command::Info { key, value } => {
+                self.settings.apply(&key, &value);
+                Ok(())
+            }
+            Command::End => Err(Exit::End),
+            Command::About => {
+                let about = self.config.about.clone();
+                self.write(|w| w.about(&about))
+            }
+            Command::YxShowForbid => {
+                let points = self.forbidden_points();
+                self.write(|w| w.forbid(&points))
+            }
+            Command::YxHashClear => {
+                self.clear_tables = true;
+                Ok(())
+            }
+            Command::YxShowInfo => self.write(|w| {
+                w.message(&format!("INFO MAX_THREAD_NUM {YIXIN_MAX_THREADS}"))?;
+                w.message(&format!("INFO MAX_HASH_SIZE {YIXIN_MAX_HASH_SIZE}"))
+            }),
+            Command::Done | Command::YxStop | Command::Stop | Command::YxBlockReset => Ok(()),
+            Command::YxBalance { .. } | Command::YxSearchDefend | Command::Unsupported { .. } => {
+                self.write(|w| w.unknown(text))
+            }
+        }
+    }
+
+    /// Renju fouls of black on the current position (none under other rules or before START).
+    fn forbidden_points(&mut self) -> Vec<Coord> {
+        let rule = self.rule();
+        if !rule.has_fouls() {
+            return Vec::new();
+        }
+        let Some(Ok(board)) = self.position.as_mut().map(|p| p.board(rule)) else {
+            return Vec::new();
+        };
+        board
+            .forbidden_points()
+            .into_iter()
+            .map(|p| Coord::new(p.x() as i32, p.y() as i32))
+            .collect()
+    }
+
+    // ----- searching -----
+
+    fn start_search(&mut self, received: Instant) -> Flow {
+        let rule = self.rule();
+        let Some(pos) = self.position.as_mut() else {
+            return self.error("START expected first");
+        };
+        let board = match pos.board(rule) {
+            Ok(b) => b.clone(),
+            Err(e) => return self.error(&e),
+        };
+        if board.is_full() {
+            return self.error("the board is full");
+        }
+        let budget = compute_budget(
+            &self.settings,
+            &TimeInput {
+                received,
+                stones: board.stone_count(),
+                cells: board.width() * board.height(),
+                first_think: self.first_think,
+            },
+        );
+        self.first_think = false;
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut control = SearchControl::new(budget, stop.clone());
+        control.max_depth = self.settings.max_depth.and_then(|d| u32::try_from(d).ok());
+        control.max_nodes = self.settings.max_node.and_then(|n| u64::try_from(n).ok());
+        self.next_id += 1;
+        let job = Job {
+            id: self.next_id,
+            board,
+            control,
+            memory: MemoryBudget::from_settings(&self.settings),
+            clear: std::mem::take(&mut self.clear_tables),
+        };
+        self.running = Some(Running {
+            id: self.next_id,
+            stop,
+            budget,
+            received,
+        });
+        if !self.worker.submit(job) {
+            // The worker thread is gone: answer without it, with a fresh one for next time.
+            if let Some(w) = spawn_worker(&self.config, &self.events) {
+                self.worker = w;
+            }
+            return self.finish_search(None);
+        }
+        Ok(())
+    }
+
+    /// Prints the move of the running search (`report`), or a fallback move when the report is
+    /// missing, a panic, or an illegal move. Reports of abandoned searches are ignored.
+    fn finish_search(&mut self, report: Option<Report>) -> Flow {
+        let Some(run) = &self.running else {
+            return Ok(());
+        };
+        if report.as_ref().is_some_and(|r| r.id != run.id) {
+            return Ok(());
+        }
+        let elapsed = run.received.elapsed().as_millis();
+        self.running = None;
+        let rule = self.rule();
+        let Some(Ok(board)) = self.position.as_mut().map(|p| p.board(rule)) else {
+            return Ok(());
+        };
+        let (best, message) = match report.map(|r| r.result) {
+            Some(Ok(SearchOutcome { best, info })) if acceptable(board, best) => {
+                (Some(best), info.map(|i| i.message(elapsed)))
+            }
+            Some(Ok(SearchOutcome { best, .. })) => (
+                None,
+                Some(format!(
+                    "internal error: illegal move {},{} from the search",
+                    best.x(),
+                    best.y()
+                )),
+            ),
+            Some(Err(panic)) => (None, Some(format!("internal error: {panic}"))),
+            None => (
+                None,
+                Some("internal error: the search did not stop".to_owned()),
+            ),
+        };
+        let Some(mv) = best.or_else(|| safe_fallback(board)) else {
+            return self.error("the board is full");
+        };
+        board.make_move(mv);
+        let at = Coord::new(mv.x() as i32, mv.y() as i32);
+        self.write(|w| {
+            if let Some(m) = &message {
+                w.message(m)?;
+            }
+            w.mv(at)
+        })
+    }
+}
+
+/// A move the session lets through: an empty cell of the board, and not a renju foul unless every
+/// move is one.
+fn acceptable(board: &mut Board, p: Pos) -> bool {
+    board.pos(p.x(), p.y()) == Some(p)
+        && board.is_empty(p)
+        && (!is_foul(board, p) || safe_moves(board).is_empty())
+}
+
+/// [`fallback_move`], guarded against a panic in the rules core itself (then the first empty
+/// cell).
+fn safe_fallback(board: &mut Board) -> Option<Pos> {
+    let mut copy = board.clone();
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fallback_move(&mut copy)))
+        .unwrap_or_else(|_| board.empty_cells().first())
+}
+
+fn block_name(kind: BlockKind) -> &'static str {
+    match kind {
+        BlockKind::Board => "BOARD",
+        BlockKind::YxBoard => "YXBOARD",
+        BlockKind::Swap2Board => "SWAP2BOARD",
+        BlockKind::YxBlock => "YXBLOCK",
+        BlockKind::YxBlockUndo => "YXBLOCKUNDO",
+    }
+}

@@ -1,0 +1,171 @@
+//! The search worker: one long-lived thread that owns the [`Player`] and runs one search at a
+//! time, so the session thread stays free to read `YXSTOP`, `END` and `INFO` during a search.
+//!
+//! A panic inside [`Player::choose`] is caught (`catch_unwind`; the silent panic hook keeps stderr
+//! clean): the report carries the panic text instead of a move, and the player is rebuilt from its
+//! factory before the next search, since its state may be broken.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{self, Sender};
+use std::sync::Arc;
+use std::thread;
+
+use crate::core::Board;
+use crate::engine::{MemoryBudget, Player, SearchControl, SearchOutcome};
+
+use super::output::take_last_panic;
+
+/// Builds a fresh player (at start-up and after a panic).
+pub type PlayerFactory = Arc<dyn Fn() -> Box<dyn Player> + Send + Sync>;
+
+/// One search request.
+pub struct Job {
+    /// Identifies the search in its [`Report`].
+    pub id: u64,
+    /// A copy of the position; the side to move is the engine's colour.
+    pub board: Board,
+    /// Deadline and stop flag.
+    pub control: SearchControl,
+    /// Memory for the player's tables.
+    pub memory: MemoryBudget,
+    /// Forget learnt state first (new game, `YXHASHCLEAR`).
+    pub clear: bool,
+}
+
+/// The answer to a [`Job`].
+#[derive(Debug)]
+pub struct Report {
+    /// The job's id.
+    pub id: u64,
+    /// The player's outcome, or the panic message.
+    pub result: Result<SearchOutcome, String>,
+}
+
+/// The message of a panic payload (`&str` or `String`), else `"panic"`.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_owned())
+}
+
+/// Handle of the worker thread.
+pub struct Worker {
+    jobs: Sender<Job>,
+}
+
+impl Worker {
+    /// Starts the worker; every finished search is passed to `notify`.
+    pub fn spawn(
+        factory: PlayerFactory,
+        notify: impl Fn(Report) + Send + 'static,
+    ) -> std::io::Result<Worker> {
+        let (jobs, rx) = mpsc::channel::<Job>();
+        thread::Builder::new()
+            .name("search".to_owned())
+            .spawn(move || {
+                let mut player: Option<Box<dyn Player>> = None;
+                let mut memory: Option<MemoryBudget> = None;
+                for job in rx {
+                    let result = catch_unwind(AssertUnwindSafe(|| {
+                        let p = player.get_or_insert_with(|| {
+                            memory = None;
+                            factory()
+                        });
+                        if memory != Some(job.memory) {
+                            p.set_memory(&job.memory);
+                            memory = Some(job.memory);
+                        }
+                        if job.clear {
+                            p.clear();
+                        }
+                        let mut board = job.board;
+                        p.choose(&mut board, &job.control)
+                    }));
+                    let result = result.map_err(|payload| {
+                        player = None;
+                        take_last_panic().unwrap_or_else(|| panic_text(payload.as_ref()))
+                    });
+                    notify(Report { id: job.id, result });
+                }
+            })?;
+        Ok(Worker { jobs })
+    }
+
+    /// Queues a search. False if the worker thread is gone.
+    pub fn submit(&self, job: Job) -> bool {
+        self.jobs.send(job).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Pos, Rule};
+    use crate::engine::RandomPlayer;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    /// Panics on an empty board, plays randomly otherwise.
+    struct PanicsOnEmpty;
+
+    impl Player for PanicsOnEmpty {
+        fn name(&self) -> &str {
+            "panics-on-empty"
+        }
+        fn choose(&mut self, board: &mut Board, c: &SearchControl) -> SearchOutcome {
+            assert!(board.stone_count() > 0, "empty board");
+            RandomPlayer::new(1).choose(board, c)
+        }
+    }
+
+    #[test]
+    fn panics_are_reported_and_the_player_rebuilt() {
+        let built = Arc::new(AtomicUsize::new(0));
+        let b2 = built.clone();
+        let factory: PlayerFactory = Arc::new(move || {
+            b2.fetch_add(1, Ordering::SeqCst);
+            Box::new(PanicsOnEmpty) as Box<dyn Player>
+        });
+        let (tx, rx) = mpsc::channel();
+        let worker = Worker::spawn(factory, move |r| {
+            let _ = tx.send(r);
+        })
+        .expect("spawn");
+        let job = |id, stones: usize| {
+            let mut board = Board::new(15, 15, Rule::Freestyle).expect("board");
+            for i in 0..stones {
+                board.make_move(Pos::new(i, 0));
+            }
+            Job {
+                id,
+                board,
+                control: SearchControl::for_millis(100),
+                memory: MemoryBudget::new(Some(1 << 24), None),
+                clear: false,
+            }
+        };
+        let next = |j| {
+            assert!(worker.submit(j));
+            rx.recv_timeout(Duration::from_secs(5)).expect("report")
+        };
+        let r = next(job(1, 0));
+        assert_eq!(r.id, 1);
+        assert!(
+            r.result.as_ref().is_err_and(|m| m.contains("empty board")),
+            "{r:?}"
+        );
+        let r = next(job(2, 3));
+        assert_eq!(r.id, 2);
+        let m = r.result.expect("move").best;
+        assert!(m.y() > 0 || m.x() >= 3);
+        let r = next(job(3, 1));
+        assert!(r.result.is_ok());
+        assert_eq!(
+            built.load(Ordering::SeqCst),
+            2,
+            "rebuilt once, after the panic"
+        );
+    }
+}
