@@ -87,7 +87,7 @@ pub fn run_demo(opts: &DemoOptions) -> Result<()> {
     let result = loop {
         let n = board.stone_count();
         if n >= limit {
-            break format!("stopped after {n} moves");
+            break "move limit reached".to_owned();
         }
         let color = board.side_to_move();
         let brain = &mut brains[color.index()];

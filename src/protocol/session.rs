@@ -48,6 +48,9 @@ pub const STOP_GRACE: Duration = Duration::from_millis(30);
 /// How long past the hard deadline the session waits before it answers without the player.
 pub const ABANDON_GRACE: Duration = Duration::from_millis(150);
 
+/// How long the session must be idle before it builds the current rule's tables.
+pub const WARM_UP_DELAY: Duration = Duration::from_millis(30);
+
 /// `MESSAGE INFO MAX_THREAD_NUM` sent for `YXSHOWINFO` (the engine searches on one thread).
 pub const YIXIN_MAX_THREADS: u32 = 1;
 /// `MESSAGE INFO MAX_HASH_SIZE` sent for `YXSHOWINFO` (the value Rapfi sends; the GUI uses it as
@@ -112,6 +115,7 @@ struct Session<W: Write> {
     first_think: bool,
     clear_tables: bool,
     warmed: [bool; 5],
+    warming: Option<thread::JoinHandle<()>>,
 }
 
 /// Runs the protocol on `input` / `out` until `END`, EOF or a dead output. Spawns the reader and
@@ -152,6 +156,7 @@ where
         first_think: true,
         clear_tables: false,
         warmed: [false; 5],
+        warming: None,
     };
     session.main_loop(&rx)
 }
@@ -204,7 +209,13 @@ impl<W: Write> Session<W> {
                     Err(TryRecvError::Disconnected) => return Err(Exit::Eof),
                     Err(TryRecvError::Empty) => {}
                 }
-                // Idle: build the current rule's tables in the background.
+                // Idle for a moment (not just between START and its INFO lines): build the
+                // current rule's tables in the background.
+                match rx.recv_timeout(WARM_UP_DELAY) {
+                    Ok(e) => return Ok(Some(e)),
+                    Err(RecvTimeoutError::Disconnected) => return Err(Exit::Eof),
+                    Err(RecvTimeoutError::Timeout) => {}
+                }
                 self.warm_up();
                 rx.recv().map(Some).map_err(|_| Exit::Eof)
             }
@@ -226,15 +237,26 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// Builds the line tables of the current rule on a background thread, once per rule, so the
-    /// first search does not pay for them and `START` never waits for them.
+    /// Builds the line tables of the current rule on a background thread, once per rule and one
+    /// rule at a time (each build briefly needs three times the table's memory), so the first
+    /// search does not pay for them and `START` never waits for them.
     fn warm_up(&mut self) {
         let rule = self.rule();
-        if !self.warmed[rule.index()] {
-            self.warmed[rule.index()] = true;
-            let _ = thread::Builder::new()
-                .name("warm-up".to_owned())
-                .spawn(move || drop(Board::new(5, 5, rule)));
+        if self.warmed[rule.index()] || self.warming.as_ref().is_some_and(|h| !h.is_finished()) {
+            return;
+        }
+        self.warmed[rule.index()] = true;
+        self.warming = thread::Builder::new()
+            .name("warm-up".to_owned())
+            .spawn(move || drop(Board::new(5, 5, rule)))
+            .ok();
+    }
+
+    /// Waits for a table build in flight, so that two builds never overlap (peak memory); called
+    /// before every command that needs the board. `START`, `ABOUT` and `INFO` never wait.
+    fn settle_warm_up(&mut self) {
+        if let Some(h) = self.warming.take() {
+            let _ = h.join();
         }
     }
 
@@ -386,6 +408,7 @@ impl<W: Write> Session<W> {
         }
         match block.kind {
             BlockKind::Board | BlockKind::YxBoard => {
+                self.settle_warm_up();
                 let rule = self.rule();
                 let Some(pos) = self.position.as_mut() else {
                     return self
@@ -406,6 +429,17 @@ impl<W: Write> Session<W> {
     }
 
     fn command(&mut self, cmd: Command, text: &str, received: Instant) -> Flow {
+        if matches!(
+            cmd,
+            Command::Begin
+                | Command::YxNBest(_)
+                | Command::Turn(_)
+                | Command::Play(_)
+                | Command::Takeback(_)
+                | Command::YxShowForbid
+        ) {
+            self.settle_warm_up();
+        }
         match cmd {
             Command::Start { width, height } | Command::RectStart { width, height } => {
                 match check_board_size(width, height) {
