@@ -118,3 +118,29 @@ fn moves_come_within_the_turn_limit() {
     }
     b.finish();
 }
+
+#[test]
+fn no_time_left_means_move_now() {
+    let mut b = Brain::start(&["--think-ms", "3600000"]);
+    b.send_all(&["START 15", "INFO timeout_turn 20000", "INFO time_left -150"]);
+    assert_eq!(b.expect(secs(5)), "OK");
+    let t = Instant::now();
+    b.send("TURN 7,7");
+    b.expect_move(secs(2));
+    assert!(t.elapsed() < secs(1), "{:?}", t.elapsed());
+    b.finish();
+}
+
+#[test]
+fn about_and_start_answer_at_once() {
+    for first in ["ABOUT", "START 20"] {
+        let mut b = Brain::start(&[]);
+        let t = Instant::now();
+        b.send(first);
+        let reply = b.expect(secs(5));
+        assert!(reply == "OK" || reply.starts_with("name="), "{reply}");
+        // Generous for CI; measured around 1 ms including process start (protocol-bench).
+        assert!(t.elapsed() < ms(500), "{first}: {:?}", t.elapsed());
+        b.finish();
+    }
+}
