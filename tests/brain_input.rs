@@ -262,3 +262,42 @@ fn yxshowforbid_lists_the_renju_fouls() {
     assert!(b.expect(secs(2)).starts_with("name="));
     b.finish();
 }
+
+#[test]
+fn swap2board_three_cases() {
+    let mut b = started(15);
+    // Case 1: propose three distinct opening stones (black, white, black).
+    b.send_all(&["SWAP2BOARD", "DONE"]);
+    let line = b.expect(secs(2));
+    let stones: Vec<(i32, i32)> = line
+        .split(' ')
+        .map(|m| common::strict_move(m).expect("x,y"))
+        .collect();
+    assert_eq!(stones.len(), 3, "{line}");
+    assert!(stones[0] != stones[1] && stones[1] != stones[2] && stones[0] != stones[2]);
+    assert!(stones
+        .iter()
+        .all(|&(x, y)| (0..15).contains(&x) && (0..15).contains(&y)));
+    // Case 2: three stones, we place the fourth (a free square).
+    b.send_all(&["SWAP2BOARD", "7,7", "8,7", "9,9", "DONE"]);
+    let m = b.expect_move(secs(5));
+    assert!(![(7, 7), (8, 7), (9, 9)].contains(&m), "{m:?}");
+    // Case 3: five stones (several per line allowed); we play white's move, the game goes on.
+    b.send_all(&["SWAP2BOARD", "7,7 8,7 9,9", "8,8", "8,6", "DONE"]);
+    let m = b.expect_move(secs(5));
+    assert!(
+        ![(7, 7), (8, 7), (9, 9), (8, 8), (8, 6)].contains(&m),
+        "{m:?}"
+    );
+    b.send(&format!("TURN {},{}", m.0, m.1));
+    assert!(
+        b.expect(secs(2)).starts_with("ERROR TURN"),
+        "our stone is on the board"
+    );
+    // Wrong counts and bad rows are errors.
+    b.send_all(&["SWAP2BOARD", "7,7", "8,7", "DONE"]);
+    assert!(b.expect(secs(2)).starts_with("ERROR SWAP2BOARD"));
+    b.send_all(&["SWAP2BOARD", "7,7,1", "DONE"]);
+    assert!(b.expect(secs(2)).starts_with("ERROR SWAP2BOARD"));
+    b.finish();
+}

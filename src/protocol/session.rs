@@ -97,6 +97,7 @@ struct Running {
 struct OpenBlock {
     kind: BlockKind,
     rows: Vec<BoardRow>,
+    moves: Vec<Coord>,
     error: Option<String>,
 }
 
@@ -373,7 +374,10 @@ impl<W: Write> Session<W> {
                 block.rows.push(row);
                 Ok(())
             }
-            Ok(BlockLine::Moves(_)) => Ok(()),
+            Ok(BlockLine::Moves(moves)) => {
+                block.moves.extend(moves);
+                Ok(())
+            }
             Ok(BlockLine::Done) => {
                 let done = self.block.take();
                 match done {
@@ -423,9 +427,44 @@ impl<W: Write> Session<W> {
                     Ok(())
                 }
             }
-            BlockKind::Swap2Board => self.error("SWAP2BOARD: swap2 openings are not supported"),
+            BlockKind::Swap2Board => self.swap2(&block.moves, received),
             BlockKind::YxBlock | BlockKind::YxBlockUndo => Ok(()),
         }
+    }
+
+    /// `SWAP2BOARD` (ref §3.12) with the stones in move order, black first. No stones: propose the
+    /// three opening stones. Three stones: we are white and place the fourth (no swap). Five
+    /// stones: we choose white and play its move (no swap). The position follows, so the game can
+    /// go on with `TURN` or `BOARD`.
+    fn swap2(&mut self, moves: &[Coord], received: Instant) -> Flow {
+        if ![0, 3, 5].contains(&moves.len()) {
+            return self.error(&format!(
+                "SWAP2BOARD: 0, 3 or 5 stones expected, got {}",
+                moves.len()
+            ));
+        }
+        self.settle_warm_up();
+        let rule = self.rule();
+        let Some(pos) = self.position.as_mut() else {
+            return self.error("SWAP2BOARD: START expected first");
+        };
+        if let Err(e) = pos.set_sequence(rule, moves) {
+            return self.error(&format!("SWAP2BOARD: {e}"));
+        }
+        if !moves.is_empty() {
+            return self.start_search(received);
+        }
+        let (w, h) = pos.size();
+        let (cx, cy) = ((w / 2) as i32, (h / 2) as i32);
+        let opening = [
+            Coord::new(cx, cy),
+            Coord::new(cx + 1, cy),
+            Coord::new(cx + 2, cy + 2),
+        ];
+        if let Err(e) = pos.set_sequence(rule, &opening) {
+            return self.error(&format!("SWAP2BOARD: {e}"));
+        }
+        self.write(|w| w.moves(&opening))
     }
 
     fn command(&mut self, cmd: Command, text: &str, received: Instant) -> Flow {
@@ -501,6 +540,7 @@ impl<W: Write> Session<W> {
                 self.block = Some(OpenBlock {
                     kind,
                     rows: Vec::new(),
+                    moves: Vec::new(),
                     error: None,
                 });
                 Ok(())
