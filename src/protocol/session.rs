@@ -36,7 +36,7 @@ use crate::timeman::{compute_budget, TimeBudget, TimeInput};
 use super::command::{
     check_board_size, parse, parse_block_line, BlockKind, BlockLine, BoardRow, Command, Coord,
 };
-use super::output::{AboutInfo, SharedWriter};
+use super::output::{AboutInfo, ProtocolWriter, SharedWriter};
 use super::position::{core_rule, Position};
 use super::reader::{LineReader, ReaderEvent};
 use super::settings::Settings;
@@ -265,10 +265,7 @@ impl<W: Write> Session<W> {
         core_rule(self.settings.rule_kind())
     }
 
-    fn write(
-        &self,
-        f: impl FnOnce(&mut super::output::ProtocolWriter<W>) -> std::io::Result<()>,
-    ) -> Flow {
+    fn write(&self, f: impl FnOnce(&mut ProtocolWriter<W>) -> std::io::Result<()>) -> Flow {
         self.out.with(f).map_err(|_| Exit::OutputClosed)
     }
 
