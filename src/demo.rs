@@ -32,7 +32,7 @@ pub struct DemoOptions {
     #[arg(long)]
     pub brain: Option<PathBuf>,
     /// Extra arguments for the brain, e.g. `--weak random` (one string, split like a shell).
-    #[arg(long, default_value = "")]
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub brain_args: String,
 }
 
