@@ -32,7 +32,7 @@ pub struct DemoOptions {
     #[arg(long)]
     pub brain: Option<PathBuf>,
     /// Extra arguments for the brain, e.g. `--weak random` (one string, split like a shell).
-    #[arg(long, default_value = "")]
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub brain_args: String,
 }
 
@@ -87,7 +87,7 @@ pub fn run_demo(opts: &DemoOptions) -> Result<()> {
     let result = loop {
         let n = board.stone_count();
         if n >= limit {
-            break format!("stopped after {n} moves");
+            break "move limit reached".to_owned();
         }
         let color = board.side_to_move();
         let brain = &mut brains[color.index()];

@@ -3,7 +3,7 @@
 //! The crate is split the way the engine is: [`core`] is the rules core (board, incremental
 //! patterns, exact rules) on which everything else stands; [`engine`] chooses moves;
 //! [`protocol`] and [`timeman`] are the Gomocup brain's face; [`tools`] holds the match runner's
-//! parts; [`demo`] lets people watch the brain play itself; [`bench`], [`protocol_bench`] and
+//! parts; [`demo`] lets people watch the brain play itself; [`bench`](mod@bench), [`protocol_bench`] and
 //! [`corpus`] serve measurement and tests.
 
 #![warn(missing_docs)]

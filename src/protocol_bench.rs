@@ -8,11 +8,12 @@
 //!    follows 200 ms later, and the time until the process has exited is taken. The same for
 //!    **YXSTOP → move**.
 //! 3. **Time overshoot**: for each per-move limit `T` (`INFO timeout_turn T`, unlimited match time)
-//!    a game is played against a random opponent with the brain thinking as long as the time
-//!    manager allows (`--think-ms` raised to an hour). For every move the time from writing `TURN`
-//!    to reading the move is compared with the budget's hard limit (`timeman::compute_budget`):
-//!    `overshoot = elapsed − hard`. The margin `T − elapsed` must stay positive: that is what
-//!    managers check.
+//!    a fresh brain plays games against a random opponent, thinking as long as the time manager
+//!    allows (`--think-ms` raised to an hour). For every move the time from writing `TURN` to
+//!    reading the move is compared with the budget's hard limit (`timeman::compute_budget`):
+//!    `overshoot = elapsed − hard`; the margin `T − elapsed` must stay positive, since that is what
+//!    managers check. The process's first move is reported apart: it also builds the rule's line
+//!    tables (covered by the time manager's first-search reserve).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -188,17 +189,34 @@ pub fn run(opts: &BenchOptions) -> Result<()> {
 
     // 3. Overshoot.
     println!(
-        "Per-move limit T (INFO timeout_turn T, unlimited match), brain thinking to its budget:"
+        "Time per move, INFO timeout_turn T, unlimited match time, brain thinking to its budget \
+         (hard = the time manager's hard limit; instant = answered in under 1 ms: forced moves such as wins and blocks, or a zero budget):"
+    );
+    println!(
+        "{:>6} {:>6} {:>7} {:>12} {:>12} {:>15} {:>15} {:>22}",
+        "T ms",
+        "moves",
+        "instant",
+        "median ms",
+        "max ms",
+        "max overshoot",
+        "min margin T-t",
+        "1st move of process"
     );
     let mut rng = StdRng::seed_from_u64(1);
     for &turn in &opts.budgets {
-        let (elapsed, over, margin) = overshoot(&brain, turn, opts.moves, &mut rng)?;
-        println!("  T={turn:>4} ms  elapsed   {}", show(&elapsed));
+        let r = overshoot(&brain, turn, opts.moves, &mut rng)?;
+        let el = Stats::of(&r.elapsed).context("no moves")?;
+        let over = r.overshoot.iter().copied().fold(f64::MIN, f64::max);
+        let margin = r
+            .elapsed
+            .iter()
+            .map(|e| turn as f64 - e)
+            .fold(f64::MAX, f64::min);
         println!(
-            "             overshoot {}  (elapsed - hard budget)",
-            show(&over)
+            "{:>6} {:>6} {:>7} {:>12.2} {:>12.2} {:>15.2} {:>15.2} {:>11.2} (hard {:>3.0})",
+            turn, el.n, r.forced, el.median, el.max, over, margin, r.first.0, r.first.1
         );
-        println!("             margin    {}  (T - elapsed)", show(&margin));
     }
     Ok(())
 }
@@ -207,26 +225,39 @@ fn show(v: &[f64]) -> String {
     Stats::of(v).map_or_else(|| "no data".to_owned(), |s| s.to_string())
 }
 
-/// Plays games until `moves` brain moves were timed under `timeout_turn = turn`.
-fn overshoot(
-    brain: &Brain,
-    turn: u64,
-    moves: usize,
-    rng: &mut StdRng,
-) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+/// Timings of one per-move limit.
+struct Overshoot {
+    /// Elapsed ms of every move after the process's first.
+    elapsed: Vec<f64>,
+    /// `elapsed - hard` of the same moves.
+    overshoot: Vec<f64>,
+    /// Moves answered in under a millisecond (forced answers, or no time at all).
+    forced: usize,
+    /// The process's first move: elapsed ms (line tables built then) and its hard budget.
+    first: (f64, f64),
+}
+
+/// Plays games until `moves` brain moves (after the first) were timed under
+/// `timeout_turn = turn`.
+fn overshoot(brain: &Brain, turn: u64, moves: usize, rng: &mut StdRng) -> Result<Overshoot> {
     let mut settings = Settings::new();
     settings.apply("timeout_turn", &turn.to_string());
     settings.apply("time_left", "2147483647");
-    let (mut elapsed, mut over, mut margin) = (Vec::new(), Vec::new(), Vec::new());
+    let mut r = Overshoot {
+        elapsed: Vec::new(),
+        overshoot: Vec::new(),
+        forced: 0,
+        first: (0.0, 0.0),
+    };
     let mut e = brain.spawn("--think-ms 3600000")?;
     let mut first_think = true;
-    while elapsed.len() < moves {
+    while r.elapsed.len() < moves {
         e.send("START 15")?;
         e.wait_for_ok(Instant::now() + Duration::from_secs(5), ReplyPolicy::Strict)?;
         e.send(&format!("INFO timeout_turn {turn}"))?;
         e.send("INFO time_left 2147483647")?;
         let mut board = Board::new(15, 15, Rule::Freestyle).map_err(anyhow::Error::msg)?;
-        while elapsed.len() < moves && !board.is_full() && !board.last_move_wins() {
+        while r.elapsed.len() < moves && !board.is_full() && !board.last_move_wins() {
             // The opponent: a random cell next to the stones (the centre first).
             let pool: Vec<_> = board.candidates().iter().collect();
             let p = if pool.is_empty() {
@@ -247,7 +278,6 @@ fn overshoot(
                     first_think,
                 },
             );
-            first_think = false;
             let t = Instant::now();
             e.send(&format!("TURN {},{}", p.x(), p.y()))?;
             let (x, y) = e
@@ -259,13 +289,20 @@ fn overshoot(
                 .filter(|&q| board.is_empty(q))
                 .with_context(|| format!("illegal move {x},{y}"))?;
             board.make_move(q);
-            elapsed.push(d);
-            over.push(d - ms(budget.hard));
-            margin.push(turn as f64 - d);
+            if first_think {
+                r.first = (d, ms(budget.hard));
+                first_think = false;
+                continue;
+            }
+            if d < 1.0 {
+                r.forced += 1;
+            }
+            r.elapsed.push(d);
+            r.overshoot.push(d - ms(budget.hard));
         }
     }
     e.shutdown(Duration::from_millis(500));
-    Ok((elapsed, over, margin))
+    Ok(r)
 }
 
 #[cfg(test)]

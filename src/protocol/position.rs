@@ -131,6 +131,22 @@ impl Position {
         Ok(())
     }
 
+    /// Replaces the position with `moves` played alternately from black (`SWAP2BOARD`).
+    pub fn set_sequence(&mut self, rule: Rule, moves: &[Coord]) -> Result<(), String> {
+        let mut board = Board::new(self.width, self.height, rule).map_err(|e| e.to_string())?;
+        for &at in moves {
+            let p = self.cell(at).ok_or_else(|| {
+                format!("{at} is outside the {}x{} board", self.width, self.height)
+            })?;
+            if !board.is_empty(p) {
+                return Err(format!("{at} is listed twice"));
+            }
+            board.make_move(p);
+        }
+        self.board = Some(board);
+        Ok(())
+    }
+
     /// Removes the stone at `at` (`TAKEBACK`); the colour that played it is to move again.
     pub fn take_back(&mut self, rule: Rule, at: Coord) -> Result<(), String> {
         let p = self
@@ -236,6 +252,23 @@ mod tests {
         assert!(pos.take_back(Rule::Standard, Coord::new(70, 7)).is_err());
         pos.clear();
         assert_eq!(pos.board(Rule::Standard).expect("board").stone_count(), 0);
+    }
+
+    #[test]
+    fn sequences_alternate_from_black() {
+        let mut pos = Position::new(15, 15);
+        let moves = [Coord::new(7, 7), Coord::new(8, 7), Coord::new(9, 9)];
+        pos.set_sequence(Rule::Standard, &moves).expect("sequence");
+        let b = pos.board(Rule::Standard).expect("board");
+        assert_eq!(b.stone(Pos::new(8, 7)), Some(Color::White));
+        assert_eq!(b.side_to_move(), Color::White);
+        assert!(pos
+            .set_sequence(Rule::Standard, &[Coord::new(1, 1), Coord::new(1, 1)])
+            .is_err());
+        assert!(pos
+            .set_sequence(Rule::Standard, &[Coord::new(1, 15)])
+            .is_err());
+        assert_eq!(pos.board(Rule::Standard).expect("board").stone_count(), 3);
     }
 
     #[test]

@@ -36,7 +36,7 @@ use crate::timeman::{compute_budget, TimeBudget, TimeInput};
 use super::command::{
     check_board_size, parse, parse_block_line, BlockKind, BlockLine, BoardRow, Command, Coord,
 };
-use super::output::{AboutInfo, SharedWriter};
+use super::output::{AboutInfo, ProtocolWriter, SharedWriter};
 use super::position::{core_rule, Position};
 use super::reader::{LineReader, ReaderEvent};
 use super::settings::Settings;
@@ -47,6 +47,9 @@ use super::worker::{Job, PlayerFactory, Report, Worker};
 pub const STOP_GRACE: Duration = Duration::from_millis(30);
 /// How long past the hard deadline the session waits before it answers without the player.
 pub const ABANDON_GRACE: Duration = Duration::from_millis(150);
+
+/// How long the session must be idle before it builds the current rule's tables.
+pub const WARM_UP_DELAY: Duration = Duration::from_millis(30);
 
 /// `MESSAGE INFO MAX_THREAD_NUM` sent for `YXSHOWINFO` (the engine searches on one thread).
 pub const YIXIN_MAX_THREADS: u32 = 1;
@@ -94,6 +97,7 @@ struct Running {
 struct OpenBlock {
     kind: BlockKind,
     rows: Vec<BoardRow>,
+    moves: Vec<Coord>,
     error: Option<String>,
 }
 
@@ -112,6 +116,7 @@ struct Session<W: Write> {
     first_think: bool,
     clear_tables: bool,
     warmed: [bool; 5],
+    warming: Option<thread::JoinHandle<()>>,
 }
 
 /// Runs the protocol on `input` / `out` until `END`, EOF or a dead output. Spawns the reader and
@@ -152,6 +157,7 @@ where
         first_think: true,
         clear_tables: false,
         warmed: [false; 5],
+        warming: None,
     };
     session.main_loop(&rx)
 }
@@ -204,7 +210,13 @@ impl<W: Write> Session<W> {
                     Err(TryRecvError::Disconnected) => return Err(Exit::Eof),
                     Err(TryRecvError::Empty) => {}
                 }
-                // Idle: build the current rule's tables in the background.
+                // Idle for a moment (not just between START and its INFO lines): build the
+                // current rule's tables in the background.
+                match rx.recv_timeout(WARM_UP_DELAY) {
+                    Ok(e) => return Ok(Some(e)),
+                    Err(RecvTimeoutError::Disconnected) => return Err(Exit::Eof),
+                    Err(RecvTimeoutError::Timeout) => {}
+                }
                 self.warm_up();
                 rx.recv().map(Some).map_err(|_| Exit::Eof)
             }
@@ -226,15 +238,26 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// Builds the line tables of the current rule on a background thread, once per rule, so the
-    /// first search does not pay for them and `START` never waits for them.
+    /// Builds the line tables of the current rule on a background thread, once per rule and one
+    /// rule at a time (each build briefly needs three times the table's memory), so the first
+    /// search does not pay for them and `START` never waits for them.
     fn warm_up(&mut self) {
         let rule = self.rule();
-        if !self.warmed[rule.index()] {
-            self.warmed[rule.index()] = true;
-            let _ = thread::Builder::new()
-                .name("warm-up".to_owned())
-                .spawn(move || drop(Board::new(5, 5, rule)));
+        if self.warmed[rule.index()] || self.warming.as_ref().is_some_and(|h| !h.is_finished()) {
+            return;
+        }
+        self.warmed[rule.index()] = true;
+        self.warming = thread::Builder::new()
+            .name("warm-up".to_owned())
+            .spawn(move || drop(Board::new(5, 5, rule)))
+            .ok();
+    }
+
+    /// Waits for a table build in flight, so that two builds never overlap (peak memory); called
+    /// before every command that needs the board. `START`, `ABOUT` and `INFO` never wait.
+    fn settle_warm_up(&mut self) {
+        if let Some(h) = self.warming.take() {
+            let _ = h.join();
         }
     }
 
@@ -242,10 +265,7 @@ impl<W: Write> Session<W> {
         core_rule(self.settings.rule_kind())
     }
 
-    fn write(
-        &self,
-        f: impl FnOnce(&mut super::output::ProtocolWriter<W>) -> std::io::Result<()>,
-    ) -> Flow {
+    fn write(&self, f: impl FnOnce(&mut ProtocolWriter<W>) -> std::io::Result<()>) -> Flow {
         self.out.with(f).map_err(|_| Exit::OutputClosed)
     }
 
@@ -351,7 +371,10 @@ impl<W: Write> Session<W> {
                 block.rows.push(row);
                 Ok(())
             }
-            Ok(BlockLine::Moves(_)) => Ok(()),
+            Ok(BlockLine::Moves(moves)) => {
+                block.moves.extend(moves);
+                Ok(())
+            }
             Ok(BlockLine::Done) => {
                 let done = self.block.take();
                 match done {
@@ -386,6 +409,7 @@ impl<W: Write> Session<W> {
         }
         match block.kind {
             BlockKind::Board | BlockKind::YxBoard => {
+                self.settle_warm_up();
                 let rule = self.rule();
                 let Some(pos) = self.position.as_mut() else {
                     return self
@@ -400,12 +424,58 @@ impl<W: Write> Session<W> {
                     Ok(())
                 }
             }
-            BlockKind::Swap2Board => self.error("SWAP2BOARD: swap2 openings are not supported"),
+            BlockKind::Swap2Board => self.swap2(&block.moves, received),
             BlockKind::YxBlock | BlockKind::YxBlockUndo => Ok(()),
         }
     }
 
+    /// `SWAP2BOARD` (ref §3.12) with the stones in move order, black first. No stones: propose the
+    /// three opening stones. Three stones: we are white and place the fourth (no swap). Five
+    /// stones: we choose white and play its move (no swap). The position follows, so the game can
+    /// go on with `TURN` or `BOARD`.
+    fn swap2(&mut self, moves: &[Coord], received: Instant) -> Flow {
+        if ![0, 3, 5].contains(&moves.len()) {
+            return self.error(&format!(
+                "SWAP2BOARD: 0, 3 or 5 stones expected, got {}",
+                moves.len()
+            ));
+        }
+        self.settle_warm_up();
+        let rule = self.rule();
+        let Some(pos) = self.position.as_mut() else {
+            return self.error("SWAP2BOARD: START expected first");
+        };
+        if let Err(e) = pos.set_sequence(rule, moves) {
+            return self.error(&format!("SWAP2BOARD: {e}"));
+        }
+        if !moves.is_empty() {
+            return self.start_search(received);
+        }
+        let (w, h) = pos.size();
+        let (cx, cy) = ((w / 2) as i32, (h / 2) as i32);
+        let opening = [
+            Coord::new(cx, cy),
+            Coord::new(cx + 1, cy),
+            Coord::new(cx + 2, cy + 2),
+        ];
+        if let Err(e) = pos.set_sequence(rule, &opening) {
+            return self.error(&format!("SWAP2BOARD: {e}"));
+        }
+        self.write(|w| w.moves(&opening))
+    }
+
     fn command(&mut self, cmd: Command, text: &str, received: Instant) -> Flow {
+        if matches!(
+            cmd,
+            Command::Begin
+                | Command::YxNBest(_)
+                | Command::Turn(_)
+                | Command::Play(_)
+                | Command::Takeback(_)
+                | Command::YxShowForbid
+        ) {
+            self.settle_warm_up();
+        }
         match cmd {
             Command::Start { width, height } | Command::RectStart { width, height } => {
                 match check_board_size(width, height) {
@@ -467,6 +537,7 @@ impl<W: Write> Session<W> {
                 self.block = Some(OpenBlock {
                     kind,
                     rows: Vec::new(),
+                    moves: Vec::new(),
                     error: None,
                 });
                 Ok(())

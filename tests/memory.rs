@@ -1,0 +1,62 @@
+//! Peak memory of the real brain process under `INFO max_memory 16777216` (16 MiB, the smallest
+//! limit we promise to respect): it plays games under every rule — building the line tables of all
+//! five rules, the worst case — and its peak resident set (`VmHWM` in `/proc/<pid>/status`) must
+//! stay below the limit and below `PROCESS_OVERHEAD`, the share `MemoryBudget` keeps aside for
+//! everything but the tables. Linux only.
+
+#![cfg(target_os = "linux")]
+
+mod common;
+
+use common::{secs, Brain};
+use tianyuan::engine::memory::PROCESS_OVERHEAD;
+
+fn vm_hwm_bytes(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .expect("VmHWM line");
+    let kb: u64 = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|v| v.parse().ok())
+        .expect("VmHWM value");
+    kb * 1024
+}
+
+#[test]
+fn peak_rss_stays_under_16_mib() {
+    let limit: u64 = 16 * 1024 * 1024;
+    let mut b = Brain::start(&[]);
+    for rule in [0, 1, 4, 8, 9] {
+        b.send_all(&[
+            "START 20",
+            "INFO max_memory 16777216",
+            &format!("INFO rule {rule}"),
+            "INFO timeout_turn 5",
+            "INFO time_left 2147483647",
+        ]);
+        assert_eq!(b.expect(secs(5)), "OK");
+        let mut taken = std::collections::HashSet::new();
+        let mut free = (0..400).map(|i| (i % 20, i / 20));
+        for _ in 0..30 {
+            let (x, y) = free
+                .by_ref()
+                .find(|c| !taken.contains(c))
+                .expect("a free square");
+            taken.insert((x, y));
+            b.send(&format!("TURN {x},{y}"));
+            let m = b.expect_move(secs(5));
+            taken.insert(m);
+        }
+    }
+    let peak = vm_hwm_bytes(b.pid());
+    println!("peak RSS {} KiB", peak / 1024);
+    assert!(peak < limit, "peak RSS {peak} bytes");
+    assert!(
+        peak <= PROCESS_OVERHEAD,
+        "peak RSS {peak} above the budget's overhead {PROCESS_OVERHEAD}"
+    );
+    b.finish();
+}
