@@ -16,6 +16,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tianyuan::engine::first_player::DEFAULT_THINK_CAP_MS;
 use tianyuan::engine::{FirstPlayer, Player, RandomPlayer};
 use tianyuan::protocol::{install_silent_panic_hook, run, stdout_writer, AboutInfo, SessionConfig};
+use tianyuan::threat::probe::ThreatProbe;
 
 #[derive(Parser)]
 #[command(
@@ -35,6 +36,9 @@ struct Cli {
     /// Longest time (ms) the first player keeps a non-forced move before answering.
     #[arg(long, hide = true, default_value_t = DEFAULT_THINK_CAP_MS)]
     think_ms: u64,
+    /// Play without the VCF / VCT win probe (the baseline of the match that proves it).
+    #[arg(long, hide = true)]
+    no_threat_probe: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -70,7 +74,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
-            brain(cli.weak, cli.seed, cli.think_ms);
+            brain(cli.weak, cli.seed, cli.think_ms, cli.no_threat_probe);
             ExitCode::SUCCESS
         }
         Some(Command::Bench { millis }) => report(run_bench(millis)),
@@ -97,7 +101,7 @@ fn main() -> ExitCode {
 }
 
 /// The brain: protocol on stdin / stdout, nothing ever on stderr.
-fn brain(weak: Option<Weak>, seed: Option<u64>, think_ms: u64) {
+fn brain(weak: Option<Weak>, seed: Option<u64>, think_ms: u64, no_threat_probe: bool) {
     install_silent_panic_hook();
     let player: tianyuan::protocol::PlayerFactory = match weak {
         Some(Weak::Random) => {
@@ -114,8 +118,12 @@ fn brain(weak: Option<Weak>, seed: Option<u64>, think_ms: u64) {
             })
         }
         None => Arc::new(move || {
-            Box::new(FirstPlayer::new().with_think_cap(Duration::from_millis(think_ms)))
-                as Box<dyn Player>
+            let player = FirstPlayer::new().with_think_cap(Duration::from_millis(think_ms));
+            if no_threat_probe {
+                Box::new(player) as Box<dyn Player>
+            } else {
+                Box::new(player.with_probe(Box::new(ThreatProbe::new()))) as Box<dyn Player>
+            }
         }),
     };
     let config = SessionConfig {

@@ -74,6 +74,14 @@ pub trait WinProbe: Send {
     /// The first move of a forced win for the side to move, if one is found before
     /// `control.should_stop()`. The board must be left as it was found.
     fn find_win(&mut self, board: &mut Board, control: &SearchControl) -> Option<Pos>;
+
+    /// Sizes the probe's tables from the engine's memory budget.
+    fn set_memory(&mut self, budget: &crate::engine::MemoryBudget) {
+        let _ = budget;
+    }
+
+    /// Forgets what earlier positions taught the probe.
+    fn clear(&mut self) {}
 }
 
 /// The one-ply threat-class player.
@@ -215,6 +223,18 @@ fn score(board: &Board, p: Pos, me: Color) -> Score {
 impl Player for FirstPlayer {
     fn name(&self) -> &str {
         "first"
+    }
+
+    fn set_memory(&mut self, budget: &crate::engine::MemoryBudget) {
+        if let Some(probe) = self.probe.as_mut() {
+            probe.set_memory(budget);
+        }
+    }
+
+    fn clear(&mut self) {
+        if let Some(probe) = self.probe.as_mut() {
+            probe.clear();
+        }
     }
 
     fn choose(&mut self, board: &mut Board, control: &SearchControl) -> SearchOutcome {

@@ -28,13 +28,29 @@ struct Node {
 
 /// The df-pn table: position key → proof and disproof numbers, and the moves of every
 /// expanded node (df-pn re-enters nodes many times; expanding costs VCF probes).
-#[derive(Default)]
 pub struct DfpnTable {
     nodes: AHashMap<u64, Node>,
     children: AHashMap<u64, MoveList>,
+    max_entries: usize,
+}
+
+impl Default for DfpnTable {
+    fn default() -> Self {
+        DfpnTable::with_max_entries(MAX_ENTRIES)
+    }
 }
 
 impl DfpnTable {
+    /// A table that empties itself past `max_entries` positions (about 128 bytes each with
+    /// their move lists).
+    pub fn with_max_entries(max_entries: usize) -> Self {
+        DfpnTable {
+            nodes: AHashMap::new(),
+            children: AHashMap::new(),
+            max_entries: max_entries.max(1024),
+        }
+    }
+
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.nodes.clear();
@@ -50,7 +66,7 @@ impl DfpnTable {
     }
 
     fn put(&mut self, key: u64, pn: u32, dn: u32, best: Option<Pos>, by_vcf: bool) {
-        if self.nodes.len() >= MAX_ENTRIES && !self.nodes.contains_key(&key) {
+        if self.nodes.len() >= self.max_entries && !self.nodes.contains_key(&key) {
             self.clear();
         }
         self.nodes.insert(
@@ -199,7 +215,7 @@ impl VctSolver {
                 return (INF, 0);
             }
             Expansion::Children(moves) => {
-                if self.dfpn.children.len() >= MAX_ENTRIES {
+                if self.dfpn.children.len() >= self.dfpn.max_entries {
                     self.dfpn.children.clear();
                 }
                 self.dfpn.children.insert(key, moves.clone());

@@ -5,6 +5,7 @@
 pub mod dfpn;
 pub mod limits;
 pub mod moves;
+pub mod probe;
 pub mod solve_cmd;
 pub mod validate;
 pub mod vcf;

@@ -73,6 +73,11 @@ impl VctSolver {
         }
     }
 
+    /// Bounds the df-pn table to about `max_entries` positions.
+    pub fn set_dfpn_capacity(&mut self, max_entries: usize) {
+        self.dfpn = super::dfpn::DfpnTable::with_max_entries(max_entries);
+    }
+
     /// Nodes searched by the last call (VCF probes included).
     pub fn nodes(&self) -> u64 {
         self.nodes

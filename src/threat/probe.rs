@@ -1,0 +1,93 @@
+//! The solvers as a win probe for a player: a VCF, then a VCT, within a share of the move's
+//! time budget and of the engine's table memory.
+
+use super::limits::{Limits, SolveOutcome};
+use super::vcf::VcfSolver;
+use super::vct::VctSolver;
+use crate::core::{Board, Pos};
+use crate::engine::first_player::WinProbe;
+use crate::engine::{MemoryBudget, SearchControl};
+use std::time::{Duration, Instant};
+
+/// VCT threat limit used in play (a non-four threat must give a VCF of at most this many fours).
+const PLAY_THREAT_LIMIT: u32 = 3;
+
+/// VCF then VCT for the side to move.
+pub struct ThreatProbe {
+    table_bytes: u64,
+    solvers: Option<(VcfSolver, VctSolver)>,
+}
+
+impl Default for ThreatProbe {
+    fn default() -> Self {
+        ThreatProbe::new()
+    }
+}
+
+impl ThreatProbe {
+    /// A probe with 8 MiB of tables until the engine's memory budget says otherwise.
+    pub fn new() -> ThreatProbe {
+        ThreatProbe {
+            table_bytes: 8 << 20,
+            solvers: None,
+        }
+    }
+
+    /// The solvers, built on first use at the current size (a quarter of the bytes to each
+    /// fixed table, half to the df-pn table).
+    fn solvers(&mut self) -> &mut (VcfSolver, VctSolver) {
+        let bytes = self.table_bytes.max(64 << 10);
+        self.solvers.get_or_insert_with(|| {
+            let quarter_bits = (bytes / 4 / 16).max(1024).ilog2();
+            let mut vct = VctSolver::new(quarter_bits.saturating_sub(1));
+            vct.set_threat_limit(PLAY_THREAT_LIMIT);
+            vct.set_dfpn_capacity((bytes / 2 / 128) as usize);
+            (VcfSolver::new(quarter_bits), vct)
+        })
+    }
+}
+
+impl WinProbe for ThreatProbe {
+    fn find_win(&mut self, board: &mut Board, control: &SearchControl) -> Option<Pos> {
+        if control.is_immediate() || control.should_stop() {
+            return None;
+        }
+        let now = Instant::now();
+        let soft = control
+            .budget()
+            .soft_deadline()
+            .saturating_duration_since(now);
+        let limits = |share: u32| Limits {
+            max_nodes: 0,
+            deadline: Some((now + soft / share).min(control.budget().deadline)),
+            stop: Some(control.stop_flag().clone()),
+        };
+        let (vcf, vct) = self.solvers();
+        if let SolveOutcome::Win(line) = vcf.solve(board, 60, limits(4)) {
+            return line.first().copied();
+        }
+        if soft < Duration::from_millis(20) {
+            return None;
+        }
+        match vct.solve(board, 200, limits(2)) {
+            SolveOutcome::Win(line) => line.first().copied(),
+            _ => None,
+        }
+    }
+
+    fn set_memory(&mut self, budget: &MemoryBudget) {
+        // A quarter of the engine's tables; the main search will take the rest.
+        let bytes = (budget.table_bytes / 4).max(64 << 10);
+        if bytes != self.table_bytes {
+            self.table_bytes = bytes;
+            self.solvers = None;
+        }
+    }
+
+    fn clear(&mut self) {
+        if let Some((vcf, vct)) = self.solvers.as_mut() {
+            vcf.clear();
+            vct.clear();
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! The threat solvers against the externally authored corpora (`../shared/corpora/vcf`,
+//! `../shared/corpora/vct`) and against positions of our own for the non-renju rules. Every
+//! claimed win is replayed against the rules (`validate_line`), never compared with the file's
+//! first move. Node limits (not time) bound every search, so results are deterministic.
+
+use tianyuan::core::notation::parse_renju;
+use tianyuan::core::{Board, Color, Pos, Rule};
+use tianyuan::corpus::{corpora_dir, read_file, Record};
+use tianyuan::threat::validate::{validate_line, ThreatKind};
+use tianyuan::threat::{Limits, SolveOutcome, VcfSolver, VctSolver};
+
+fn vcf_file(name: &str) -> Vec<Record> {
+    let records = read_file(&corpora_dir().join("vcf").join(name))
+        .expect("corpus file (is ../shared/corpora there?)");
+    assert!(!records.is_empty(), "{name} is empty");
+    records
+}
+
+/// Runs the VCF solver over a file: every `expect=win` proved and validated, no win claimed
+/// for an `expect=nowin` line (within its `limit=`). Returns (lines, wins).
+fn check_vcf_file(name: &str, max_nodes: u64) -> (usize, usize) {
+    let mut solver = VcfSolver::new(22);
+    let mut wins = 0;
+    let mut problems = Vec::new();
+    let records = vcf_file(name);
+    for rec in &records {
+        let mut board = rec.board().unwrap();
+        let limit = rec.get("limit").map_or(120, |l| l.parse().unwrap());
+        let outcome = solver.solve(&mut board, limit, Limits::nodes(max_nodes));
+        match (rec.get("expect"), &outcome) {
+            (Some("win"), SolveOutcome::Win(line)) => {
+                wins += 1;
+                if let Err(e) = validate_line(&mut board, line, ThreatKind::Vcf) {
+                    problems.push(format!("{}: invalid line: {e}", rec.id));
+                }
+            }
+            (Some("nowin"), SolveOutcome::NoWin) => {}
+            (expect, got) => problems.push(format!("{}: expected {expect:?}, got {got:?}", rec.id)),
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{name}: {} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    (records.len(), wins)
+}
+
+#[test]
+fn vcf_puzzles_all_proved() {
+    // 2275 puzzles (lfz084), including 49-four compositions.
+    let (lines, wins) = check_vcf_file("renju_vcf_puzzles_lfz084.txt", 5_000_000);
+    assert_eq!((lines, wins), (2275, 2275));
+}
+
+#[test]
+fn vcf_quintet_and_mintaka_exact() {
+    // quintet's win / no-win boundaries (L and L-1, the 73-four VCF) and mintaka's tests
+    // (white "trap" VCFs ending on a black foul, the 81- and 88-four VCFs).
+    assert_eq!(check_vcf_file("renju_vcf_quintet.txt", 5_000_000), (7, 5));
+    assert_eq!(
+        check_vcf_file("renju_vcf_mintaka_tests.txt", 5_000_000),
+        (10, 10)
+    );
+}
+
+#[test]
+fn vcf_no_false_claims_on_computed_negatives() {
+    let (lines, wins) = check_vcf_file("renju_no_vcf_computed.txt", 2_000_000);
+    assert_eq!((lines, wins), (2981, 0));
+}
+
+#[test]
+fn vcf_positions_from_engine_games_every_rule() {
+    for rule in ["freestyle", "standard", "renju"] {
+        let (lines, wins) = check_vcf_file(&format!("games_{rule}_vcf.txt"), 2_000_000);
+        assert_eq!(lines, wins, "{rule}");
+        let (_, wins) = check_vcf_file(&format!("games_{rule}_nowin.txt"), 2_000_000);
+        assert_eq!(wins, 0, "{rule}");
+    }
+}
+
+#[test]
+fn vct_quintet_classical_threat_cases_exact() {
+    let records =
+        read_file(&corpora_dir().join("vct").join("renju_vct_quintet.txt")).expect("corpus");
+    let mut solver = VctSolver::new(20);
+    let mut checked = 0;
+    for rec in records
+        .iter()
+        .filter(|r| r.get("threat_limit") == Some("1"))
+    {
+        let mut board = rec.board().unwrap();
+        solver.set_threat_limit(1);
+        solver.set_count_all_moves(true);
+        let limit = rec.get("limit").unwrap().parse().unwrap();
+        let outcome = solver.solve(&mut board, limit, Limits::nodes(2_000_000));
+        match (rec.get("expect"), outcome) {
+            (Some("win"), SolveOutcome::Win(line)) => {
+                validate_line(&mut board, &line, ThreatKind::Vct { threat_limit: 1 })
+                    .unwrap_or_else(|e| panic!("{}: {e}", rec.id))
+            }
+            (Some("nowin"), SolveOutcome::NoWin) => {}
+            (e, got) => panic!("{}: expected {e:?}, got {got:?}", rec.id),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 10);
+}
+
+#[test]
+fn vct_puzzles_sample_rate_and_soundness() {
+    // Every 40th puzzle of the 2986 (lfz084), node-limited: claimed wins must validate, no
+    // puzzle may be declared lost, and most must be proved within the budget.
+    let records = read_file(
+        &corpora_dir()
+            .join("vct")
+            .join("renju_vct_puzzles_lfz084.txt"),
+    )
+    .expect("corpus");
+    assert_eq!(records.len(), 2986);
+    let mut solver = VctSolver::new(20);
+    solver.set_threat_limit(4);
+    let (mut total, mut proved) = (0, 0);
+    for rec in records.iter().step_by(40) {
+        let mut board = rec.board().unwrap();
+        total += 1;
+        match solver.solve(&mut board, 200, Limits::nodes(600_000)) {
+            SolveOutcome::Win(line) => {
+                validate_line(&mut board, &line, ThreatKind::Vct { threat_limit: 4 })
+                    .unwrap_or_else(|e| panic!("{}: {e}", rec.id));
+                proved += 1;
+            }
+            SolveOutcome::NoWin => panic!(
+                "{}: declared without a VCT, the source says it wins",
+                rec.id
+            ),
+            SolveOutcome::Unknown => {}
+        }
+    }
+    assert!(proved * 100 >= total * 80, "only {proved}/{total} proved");
+}
+
+/// A board from stones given in renju notation.
+fn position(rule: Rule, black: &[&str], white: &[&str], to_move: Color) -> Board {
+    let mut b = Board::new(15, 15, rule).unwrap();
+    for (list, color) in [(black, Color::Black), (white, Color::White)] {
+        for s in list {
+            let (x, y) = parse_renju(s, 15, 15).unwrap();
+            b.place(Pos::new(x, y), color);
+        }
+    }
+    if b.side_to_move() != to_move {
+        b.pass();
+    }
+    b
+}
+
+fn vcf(board: &mut Board) -> SolveOutcome {
+    VcfSolver::new(16).solve(board, 30, Limits::nodes(1_000_000))
+}
+
+#[test]
+fn own_cases_overline_wins_only_in_freestyle() {
+    // Black c8 d8 f8 g8 h8: e8 makes six.
+    let black = ["c8", "d8", "f8", "g8", "h8"];
+    for (rule, wins) in [
+        (Rule::Freestyle, true),
+        (Rule::Standard, false),
+        (Rule::Caro8, true),
+        (Rule::Caro9, false),
+    ] {
+        let mut b = position(rule, &black, &["a1", "a3", "a5"], Color::Black);
+        let got = vcf(&mut b);
+        assert_eq!(got.is_win(), wins, "{rule}: {got:?}");
+        if let SolveOutcome::Win(line) = got {
+            validate_line(&mut b, &line, ThreatKind::Vcf).unwrap();
+        }
+    }
+}
+
+#[test]
+fn own_cases_caro_doubly_blocked_five_is_no_win() {
+    // White c8 and i8 around black d8 e8 f8 g8: h8 completes a five blocked at both ends.
+    let black = ["d8", "e8", "f8", "g8"];
+    let white = ["c8", "i8", "a1"];
+    for (rule, wins) in [
+        (Rule::Freestyle, true),
+        (Rule::Standard, true),
+        (Rule::Caro8, false),
+        (Rule::Caro9, false),
+    ] {
+        let mut b = position(rule, &black, &white, Color::Black);
+        assert_eq!(vcf(&mut b).is_win(), wins, "{rule}");
+    }
+}
+
+#[test]
+fn own_cases_vcf_of_several_fours_in_freestyle_and_standard() {
+    // Black e8 f8 g8 (row, blocked at d8) and h9 h10 (column): h8 is a four (white must take
+    // i8) that also makes the column an open three, and h11 or h7 then makes an open four.
+    let black = ["e8", "f8", "g8", "h9", "h10"];
+    let white = ["d8", "a1", "a3"];
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Caro8, Rule::Caro9] {
+        let mut b = position(rule, &black, &white, Color::Black);
+        match vcf(&mut b) {
+            SolveOutcome::Win(line) => {
+                assert!(
+                    line.len() >= 3,
+                    "{rule}: a VCF of several fours expected, got {line:?}"
+                );
+                validate_line(&mut b, &line, ThreatKind::Vcf)
+                    .unwrap_or_else(|e| panic!("{rule}: {e}"));
+            }
+            other => panic!("{rule}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn own_cases_double_three_is_a_vct_in_freestyle_and_a_foul_in_renju() {
+    // Black g8 h8 (row) and i6 i7 (column): i8 makes two open threes.
+    let black = ["g8", "h8", "i6", "i7"];
+    let white = ["a1", "a15", "o1", "o15"];
+    let mut b = position(Rule::Freestyle, &black, &white, Color::Black);
+    assert_eq!(vcf(&mut b), SolveOutcome::NoWin);
+    let mut vct = VctSolver::new(16);
+    let SolveOutcome::Win(line) = vct.solve(&mut b, 10, Limits::nodes(2_000_000)) else {
+        panic!("no VCT")
+    };
+    validate_line(&mut b, &line, ThreatKind::Vct { threat_limit: 1 }).unwrap();
+    let mut renju = position(Rule::Renju, &black, &white, Color::Black);
+    let (x, y) = parse_renju("i8", 15, 15).unwrap();
+    assert!(renju.is_forbidden(Pos::new(x, y)));
+}
