@@ -89,6 +89,30 @@ impl VcfSolver {
         }
     }
 
+    /// Like [`VcfSolver::solve`] but in one pass at full depth, without iterative deepening:
+    /// cheaper for the many small probes of the VCT search, though the line found may be
+    /// longer than the shortest.
+    pub fn solve_direct(
+        &mut self,
+        board: &mut Board,
+        max_fours: u32,
+        limits: Limits,
+    ) -> SolveOutcome {
+        self.nodes = 0;
+        self.limits = limits;
+        self.aborted = false;
+        self.attacker = board.side_to_move();
+        self.salt = position_salt(board);
+        self.path.clear();
+        if self.attack(board, max_fours.min(200)) {
+            SolveOutcome::Win(std::mem::take(&mut self.win_line))
+        } else if self.aborted {
+            SolveOutcome::Unknown
+        } else {
+            SolveOutcome::NoWin
+        }
+    }
+
     /// Whether `color` (to move or not) has a VCF within `max_fours` fours and `max_nodes`
     /// nodes: a cheap probe for the main search's leaves. `false` also when the budget ran out.
     pub fn has_vcf(
