@@ -112,9 +112,12 @@ impl VctSolver {
         self.aborted = false;
         self.truncated = false;
         self.attacker = board.side_to_move();
+        // The same position is an attacker node for one colour and a defender node for the
+        // other: entries must not cross between attackers (nor rules, sizes, threat settings).
         self.salt = position_salt(board)
             ^ (0x5643_5400 + self.threat_limit as u64 + ((self.count_all_moves as u64) << 8))
-                .wrapping_mul(0xA24B_AED4_963E_E407);
+                .wrapping_mul(0xA24B_AED4_963E_E407)
+            ^ (self.attacker.index() as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93);
         if !self.count_all_moves {
             return self.dfpn_solve(board);
         }
