@@ -234,3 +234,77 @@ fn own_cases_double_three_is_a_vct_in_freestyle_and_a_foul_in_renju() {
     let (x, y) = parse_renju("i8", 15, 15).unwrap();
     assert!(renju.is_forbidden(Pos::new(x, y)));
 }
+
+#[test]
+fn vct_one_solver_for_many_positions_and_both_colours() {
+    // One solver serves many positions (as `solve` and the engine use it): answers and lines
+    // must not depend on what it solved before, whichever colour attacked.
+    let records = read_file(
+        &corpora_dir()
+            .join("vct")
+            .join("renju_vct_puzzles_lfz084.txt"),
+    )
+    .expect("corpus");
+    let mut shared = VctSolver::new(18);
+    shared.set_threat_limit(4);
+    for rec in records.iter().step_by(97).take(24) {
+        for passed in [false, true] {
+            let mut board = rec.board().unwrap();
+            if passed {
+                board.pass();
+            }
+            let mut fresh = VctSolver::new(18);
+            fresh.set_threat_limit(4);
+            let alone = fresh.solve(&mut board, 200, Limits::nodes(300_000));
+            let reused = shared.solve(&mut board, 200, Limits::nodes(300_000));
+            for outcome in [&alone, &reused] {
+                if let SolveOutcome::Win(line) = outcome {
+                    validate_line(&mut board, line, ThreatKind::Vct { threat_limit: 4 })
+                        .unwrap_or_else(|e| panic!("{} (passed: {passed}): {e}", rec.id));
+                }
+            }
+            if alone != SolveOutcome::Unknown && reused != SolveOutcome::Unknown {
+                assert_eq!(
+                    alone.is_win(),
+                    reused.is_win(),
+                    "{} (passed: {passed})",
+                    rec.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn vct_table_entries_do_not_cross_between_attackers() {
+    // After proving a puzzle, its defender positions sit in the table. Solving one of those
+    // positions as a puzzle of the other colour must not reuse them.
+    let records = read_file(
+        &corpora_dir()
+            .join("vct")
+            .join("renju_vct_puzzles_lfz084.txt"),
+    )
+    .expect("corpus");
+    let mut checked = 0;
+    for rec in records.iter().step_by(151).take(12) {
+        let mut shared = VctSolver::new(18);
+        shared.set_threat_limit(4);
+        let mut board = rec.board().unwrap();
+        let SolveOutcome::Win(line) = shared.solve(&mut board, 200, Limits::nodes(300_000)) else {
+            continue;
+        };
+        // The defender's position after the attacker's first move, now as the other colour's puzzle.
+        board.make_move(line[0]);
+        let mut fresh = VctSolver::new(18);
+        fresh.set_threat_limit(4);
+        let alone = fresh.solve(&mut board, 200, Limits::nodes(300_000));
+        let reused = shared.solve(&mut board, 200, Limits::nodes(300_000));
+        if let SolveOutcome::Win(l) = &reused {
+            validate_line(&mut board, l, ThreatKind::Vct { threat_limit: 4 })
+                .unwrap_or_else(|e| panic!("{}: {e}", rec.id));
+        }
+        assert_eq!(alone.is_win(), reused.is_win(), "{}", rec.id);
+        checked += 1;
+    }
+    assert!(checked >= 6, "only {checked} puzzles proved");
+}
