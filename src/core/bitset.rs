@@ -32,6 +32,28 @@ impl CellSet {
         self.words[(p.index() / 64) % WORDS] &= !((condition as u64) << (p.index() % 64));
     }
 
+    /// Adds the cells `start + i` for every bit `i` of `mask` (at most 64 consecutive cells).
+    #[inline]
+    pub fn insert_run(&mut self, start: usize, mask: u64) {
+        let bits = (mask as u128) << (start % 64);
+        let w = (start / 64) % WORDS;
+        self.words[w] |= bits as u64;
+        if w + 1 < WORDS {
+            self.words[w + 1] |= (bits >> 64) as u64;
+        }
+    }
+
+    /// Removes the cells `start + i` for every bit `i` of `mask` (at most 64 consecutive cells).
+    #[inline]
+    pub fn remove_run(&mut self, start: usize, mask: u64) {
+        let bits = (mask as u128) << (start % 64);
+        let w = (start / 64) % WORDS;
+        self.words[w] &= !(bits as u64);
+        if w + 1 < WORDS {
+            self.words[w + 1] &= !((bits >> 64) as u64);
+        }
+    }
+
     /// Whether the set holds `p`.
     #[inline]
     pub fn contains(&self, p: Pos) -> bool {

@@ -40,8 +40,9 @@ pub struct Board {
     /// Per colour and class code (16 slots so a masked code needs no bounds check).
     class_counts: [[u16; CLASS_SLOTS]; 2],
     class_cells: [[CellSet; CLASS_SLOTS]; 2],
-    /// Number of stones within `radius` of each cell.
-    near: [u8; NUM_CELLS],
+    /// Number of stones within `radius` of each cell (8 spare bytes so a row of the
+    /// neighbourhood is always one 64-bit word).
+    near: [u8; NUM_CELLS + 8],
     near_cells: CellSet,
     empty_cells: CellSet,
     history: Vec<Pos>,
@@ -124,7 +125,7 @@ impl Board {
             classes: [[0; NUM_CELLS]; 2],
             class_counts: [[0; CLASS_SLOTS]; 2],
             class_cells: [[CellSet::EMPTY; CLASS_SLOTS]; 2],
-            near: [0; NUM_CELLS],
+            near: [0; NUM_CELLS + 8],
             near_cells: CellSet::EMPTY,
             empty_cells: CellSet::EMPTY,
             history: Vec::with_capacity(width * height),
@@ -494,6 +495,36 @@ impl Board {
     /// Adds (or removes) `p`'s contribution to the candidate neighbourhood counts.
     #[inline]
     fn add_near(&mut self, p: Pos, add: bool) {
+        let r = self.radius;
+        let width = 2 * r + 1;
+        if width > 8 {
+            return self.add_near_slow(p, add);
+        }
+        // One row of the square at a time: its counts are `width` consecutive bytes, updated
+        // with one 64-bit add or subtract (no count exceeds 121, so no byte carries).
+        let ones = 0x0101_0101_0101_0101u64 & (u64::MAX >> (64 - 8 * width));
+        for dy in 0..width {
+            let start = p.index() + dy * STRIDE - r * STRIDE - r;
+            let bytes: [u8; 8] = self.near[start..start + 8].try_into().expect("8 bytes");
+            let v = u64::from_le_bytes(bytes);
+            let nv = if add { v + ones } else { v - ones };
+            self.near[start..start + 8].copy_from_slice(&nv.to_le_bytes());
+            let run = (1u64 << width) - 1;
+            if add {
+                self.near_cells.insert_run(start, run);
+            } else {
+                // Bytes that became zero: their cells leave the set.
+                let low7 = 0x7F7F_7F7F_7F7F_7F7Fu64;
+                let zero_high_bits = !(((nv & low7) + low7) | nv | low7);
+                let zero_mask =
+                    ((zero_high_bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) & run;
+                self.near_cells.remove_run(start, zero_mask);
+            }
+        }
+    }
+
+    /// [`Board::add_near`] for radii whose rows do not fit one 64-bit word.
+    fn add_near_slow(&mut self, p: Pos, add: bool) {
         let r = self.radius as isize;
         for dy in -r..=r {
             let row = p.0 as isize + dy * STRIDE as isize;
@@ -660,7 +691,7 @@ mod tests {
         for (seed, rule) in Rule::ALL.into_iter().enumerate() {
             for (size_w, size_h) in [(15, 15), (20, 20), (7, 19)] {
                 let mut rng = StdRng::seed_from_u64(seed as u64 * 1000 + size_w as u64);
-                let mut board = Board::with_radius(size_w, size_h, rule, 1 + seed % 3).unwrap();
+                let mut board = Board::with_radius(size_w, size_h, rule, 1 + seed).unwrap();
                 let mut steps = 0;
                 while steps < 1500 {
                     steps += 1;
@@ -699,7 +730,7 @@ mod tests {
                 if board.side_to_move() != Color::Black {
                     board.pass();
                 }
-                let fresh = Board::with_radius(size_w, size_h, rule, 1 + seed % 3).unwrap();
+                let fresh = Board::with_radius(size_w, size_h, rule, 1 + seed).unwrap();
                 assert_eq!(board.hash(), fresh.hash());
                 assert_eq!(board.patterns, fresh.patterns);
                 assert_eq!(board.class_counts, fresh.class_counts);
