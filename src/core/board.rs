@@ -211,6 +211,23 @@ impl Board {
         self.history.last().copied()
     }
 
+    /// The board after the moves of a referee / c-gomoku-cli `pos` string (`h8i9j10`: letter =
+    /// x, number = y + 1 counted from the top), played alternately from black.
+    pub fn from_pos_string(
+        width: usize,
+        height: usize,
+        rule: Rule,
+        moves: &str,
+    ) -> Result<Board, String> {
+        let mut board = Board::new(width, height, rule).map_err(|e| e.to_string())?;
+        let moves = super::notation::parse_pos_string(moves, width, height)
+            .ok_or_else(|| format!("bad pos string {moves}"))?;
+        for (x, y) in moves {
+            board.try_play(x, y).map_err(|e| format!("{x},{y}: {e}"))?;
+        }
+        Ok(board)
+    }
+
     /// Whether `(x, y)` is inside the playing area.
     #[inline]
     pub fn contains(&self, x: usize, y: usize) -> bool {

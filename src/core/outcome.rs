@@ -33,17 +33,12 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::notation::parse_pos_string;
     use crate::core::Rule;
 
     /// A board from a referee `pos` string (letters = x, numbers = y + 1 from the top), moves
     /// alternating from black.
     fn board(rule: Rule, moves: &str) -> Board {
-        let mut b = Board::new(15, 15, rule).unwrap();
-        for (x, y) in parse_pos_string(moves, 15, 15).unwrap() {
-            b.try_play(x, y).unwrap();
-        }
-        b
+        Board::from_pos_string(15, 15, rule, moves).expect("position")
     }
 
     fn at(x: usize, y: usize) -> Pos {

@@ -266,11 +266,7 @@ mod tests {
     use crate::core::Rule;
 
     fn board(rule: Rule, moves: &str) -> Board {
-        let mut b = Board::new(15, 15, rule).expect("board");
-        for (x, y) in parse_pos_string(moves, 15, 15).expect("pos string") {
-            b.try_play(x, y).expect("legal");
-        }
-        b
+        Board::from_pos_string(15, 15, rule, moves).expect("position")
     }
 
     fn play(b: &mut Board) -> Pos {

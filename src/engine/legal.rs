@@ -66,15 +66,10 @@ pub fn fallback_move(board: &mut Board) -> Option<Pos> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::notation::parse_pos_string;
     use crate::core::Rule;
 
     fn board(rule: Rule, moves: &str) -> Board {
-        let mut b = Board::new(15, 15, rule).expect("board");
-        for (x, y) in parse_pos_string(moves, 15, 15).expect("pos string") {
-            b.try_play(x, y).expect("legal");
-        }
-        b
+        Board::from_pos_string(15, 15, rule, moves).expect("position")
     }
 
     #[test]

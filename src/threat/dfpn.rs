@@ -330,20 +330,9 @@ impl VctSolver {
                     }
                 }
             } else {
-                if board.has_five_point(defender)
-                    || board.threat_count(attacker, ThreatClass::Five) >= 2
-                {
-                    break;
-                }
-                let reply = if let Some(block) = five_point(board, attacker) {
-                    if !is_legal(board, block, defender) {
-                        break;
-                    }
-                    Some(block)
-                } else {
-                    self.proven_defence(board)
-                        .or_else(|| self.first_defence(board))
-                };
+                let reply = self.line_reply(board, |s, b| {
+                    s.proven_defence(b).or_else(|| s.first_defence(b))
+                });
                 let Some(r) = reply else { break };
                 line.push(r);
                 board.make_move(r);

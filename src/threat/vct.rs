@@ -539,23 +539,9 @@ impl VctSolver {
                 board.make_move(m);
                 played += 1;
             } else {
-                if board.has_five_point(defender) {
+                let Some(r) = self.line_reply(board, |s, b| s.first_defence(b)) else {
                     break;
-                }
-                let fives = board.threat_count(attacker, ThreatClass::Five);
-                if fives >= 2 {
-                    break;
-                }
-                let reply = if fives == 1 {
-                    let block = five_point(board, attacker).expect("counted");
-                    if !is_legal(board, block, defender) {
-                        break;
-                    }
-                    Some(block)
-                } else {
-                    self.first_defence(board)
                 };
-                let Some(r) = reply else { break };
                 line.push(r);
                 board.make_move(r);
                 played += 1;
@@ -565,6 +551,25 @@ impl VctSolver {
             board.undo();
         }
         line
+    }
+
+    /// The defender's move in a principal line: `None` where the line ends (the defender can
+    /// make five, or cannot stop the attacker's five), the forced block against a four, and
+    /// otherwise `choose`'s answer to the threat.
+    pub(super) fn line_reply(
+        &mut self,
+        board: &mut Board,
+        choose: impl FnOnce(&mut Self, &mut Board) -> Option<Pos>,
+    ) -> Option<Pos> {
+        let attacker = self.attacker;
+        let defender = attacker.opponent();
+        if board.has_five_point(defender) || board.threat_count(attacker, ThreatClass::Five) >= 2 {
+            return None;
+        }
+        match five_point(board, attacker) {
+            Some(block) => is_legal(board, block, defender).then_some(block),
+            None => choose(self, board),
+        }
     }
 
     /// Whether the stored move at this node came from the VCF probe (a four with a VCF).

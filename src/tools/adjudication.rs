@@ -68,14 +68,9 @@ pub fn draw_reason(board: &Board, draw_after: usize) -> Option<ResultReason> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::notation::parse_pos_string;
 
     fn board(rule: Rule, moves: &str) -> Board {
-        let mut b = Board::new(15, 15, rule).unwrap();
-        for (x, y) in parse_pos_string(moves, 15, 15).unwrap() {
-            b.try_play(x, y).unwrap();
-        }
-        b
+        Board::from_pos_string(15, 15, rule, moves).expect("position")
     }
 
     fn mv(x: i64, y: i64) -> MoveReply {
