@@ -9,6 +9,7 @@
 //! * `protocol-bench` (hidden): START→OK and END→exit latency, time overshoot.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -84,7 +85,7 @@ fn main() -> ExitCode {
                 Ok(true) => ExitCode::SUCCESS,
                 Ok(false) => ExitCode::from(1),
                 Err(e) => {
-                    println!("error: {e:#}");
+                    let _ = writeln!(std::io::stdout(), "error: {e:#}");
                     ExitCode::from(2)
                 }
             }
@@ -137,7 +138,7 @@ fn report(result: anyhow::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            println!("error: {e:#}");
+            let _ = writeln!(std::io::stdout(), "error: {e:#}");
             ExitCode::FAILURE
         }
     }

@@ -345,6 +345,52 @@ impl VctSolver {
         line
     }
 
+    /// The number of positions in the proof tree below the root (each counted once), read
+    /// from the table after a proof: the attacker's proving move at his nodes, every searched
+    /// defence at the defender's; VCF-proven and terminal positions count as one.
+    pub(super) fn dfpn_proof_size(&mut self, board: &mut Board) -> u64 {
+        let mut seen = ahash::AHashSet::new();
+        self.proof_nodes(board, true, &mut seen)
+    }
+
+    fn proof_nodes(
+        &mut self,
+        board: &mut Board,
+        attack: bool,
+        seen: &mut ahash::AHashSet<u64>,
+    ) -> u64 {
+        let key = board.hash() ^ self.salt;
+        if !seen.insert(key) {
+            return 0;
+        }
+        let Some(node) = self.dfpn.nodes.get(&key).copied() else {
+            return 1;
+        };
+        if node.pn != 0 {
+            return 1;
+        }
+        if attack {
+            if node.by_vcf || node.best == 0 {
+                return 1;
+            }
+            board.make_move(Pos(node.best));
+            let below = self.proof_nodes(board, false, seen);
+            board.undo();
+            1 + below
+        } else {
+            let Some(children) = self.dfpn.children.get(&key).cloned() else {
+                return 1;
+            };
+            let mut total = 1;
+            for m in children {
+                board.make_move(m);
+                total += self.proof_nodes(board, true, seen);
+                board.undo();
+            }
+            total
+        }
+    }
+
     /// A defence the proof searched (its position is proven in the table), for the line.
     fn proven_defence(&mut self, board: &mut Board) -> Option<Pos> {
         let Expansion::Children(moves) = self.expand_defend(board) else {

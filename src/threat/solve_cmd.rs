@@ -51,6 +51,9 @@ pub struct SolveArgs {
     /// threat if it would give a VCF of at most this many fours (1 = classical threes).
     #[arg(long, default_value_t = 1)]
     pub threat_limit: u32,
+    /// VCT: also print `proof=<n>`, the number of positions in the proof tree of a win.
+    #[arg(long)]
+    pub proof_size: bool,
     /// Print only the summary and the lines that contradict `expect=` or fail validation.
     #[arg(long)]
     pub quiet: bool,
@@ -68,6 +71,8 @@ pub struct Solved {
     pub elapsed: Duration,
     /// Set when the answer contradicts `expect=` or a claimed line fails validation.
     pub wrong: Option<String>,
+    /// Positions in the proof tree of a VCT win, when asked for.
+    pub proof: Option<u64>,
 }
 
 /// Default depth caps.
@@ -117,6 +122,10 @@ pub fn solve_record(
         }
     };
     let elapsed = start.elapsed();
+    let proof = match (&outcome, args.kind, args.proof_size) {
+        (SolveOutcome::Win(_), SolveKind::Vct, true) => vct.proof_size(&mut board),
+        _ => None,
+    };
     let kind = match args.kind {
         SolveKind::Vcf => ThreatKind::Vcf,
         SolveKind::Vct => ThreatKind::Vct { threat_limit },
@@ -142,6 +151,7 @@ pub fn solve_record(
         nodes,
         elapsed,
         wrong,
+        proof,
     })
 }
 
@@ -232,6 +242,9 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> Result<bool> {
                 "{} {} line={} nodes={} ms={:.1}",
                 r.id, verdict, line, r.nodes, ms
             )?;
+            if let Some(p) = r.proof {
+                write!(out, " proof={p}")?;
+            }
             if let Some(w) = &r.wrong {
                 write!(out, " WRONG: {w}")?;
             }

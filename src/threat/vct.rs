@@ -73,6 +73,13 @@ impl VctSolver {
         }
     }
 
+    /// After [`VctSolver::solve`] proved a win from `board` (unchanged since), the number of
+    /// positions in the proof tree. `None` in the bounded mode (`set_count_all_moves(true)`),
+    /// which keeps no proof tree.
+    pub fn proof_size(&mut self, board: &mut Board) -> Option<u64> {
+        (!self.count_all_moves).then(|| self.dfpn_proof_size(board))
+    }
+
     /// Bounds the df-pn table to about `max_entries` positions.
     pub fn set_dfpn_capacity(&mut self, max_entries: usize) {
         self.dfpn = super::dfpn::DfpnTable::with_max_entries(max_entries);
