@@ -4,33 +4,13 @@
 //! `<` expectations in the fixture.
 
 use std::collections::VecDeque;
-use std::io::{self, Read};
 use std::path::Path;
 
-use tianyuan::protocol::fixture::{parse_fixture, Fixture, Placeholder, Step};
+use tianyuan::protocol::fixture::{parse_fixture, ChunkedReader, Fixture, Placeholder, Step};
 use tianyuan::protocol::{
     parse, parse_block_line, BlockKind, BlockLine, Command, Coord, InfoOutcome, LineReader,
     ParseError, ReaderEvent, Settings,
 };
-
-/// Delivers each send step as one `read` result, like a pipe receiving one write per step.
-struct Writes(VecDeque<Vec<u8>>);
-
-impl Read for Writes {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self.0.pop_front() {
-            None => Ok(0),
-            Some(mut c) => {
-                let n = c.len().min(buf.len());
-                buf[..n].copy_from_slice(&c[..n]);
-                if n < c.len() {
-                    self.0.push_front(c.split_off(n));
-                }
-                Ok(n)
-            }
-        }
-    }
-}
 
 fn load(name: &str) -> Fixture {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -84,7 +64,7 @@ fn replay(name: &str) -> usize {
         _ => {}
     };
     let mut saw_eof = false;
-    for event in LineReader::new(Writes(writes)) {
+    for event in LineReader::new(ChunkedReader::new(writes)) {
         match event {
             ReaderEvent::Line { text, .. } => match block {
                 Some(kind) => match parse_block_line(kind, &text) {

@@ -296,6 +296,33 @@ pub fn parse_fixture(text: &str) -> Result<Fixture, FixtureError> {
     Ok(Fixture { steps })
 }
 
+/// A reader that returns the given chunks one per `read` call, then EOF: a pipe that received
+/// one write per chunk. Used to replay fixtures and to test the line reader.
+pub struct ChunkedReader(std::collections::VecDeque<Vec<u8>>);
+
+impl ChunkedReader {
+    /// A reader over `chunks`, in order.
+    pub fn new<I: IntoIterator<Item = Vec<u8>>>(chunks: I) -> Self {
+        ChunkedReader(chunks.into_iter().collect())
+    }
+}
+
+impl std::io::Read for ChunkedReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match self.0.pop_front() {
+            None => Ok(0),
+            Some(mut c) => {
+                let n = c.len().min(buf.len());
+                buf[..n].copy_from_slice(&c[..n]);
+                if n < c.len() {
+                    self.0.push_front(c.split_off(n));
+                }
+                Ok(n)
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

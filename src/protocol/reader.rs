@@ -243,36 +243,17 @@ pub fn spawn_stdin_reader() -> std::io::Result<(Receiver<ReaderEvent>, JoinHandl
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::VecDeque;
     use std::io;
 
+    use crate::protocol::fixture::ChunkedReader;
+
     /// A reader that returns the given chunks one per `read` call (then EOF).
-    struct Chunks(VecDeque<Vec<u8>>);
-
-    impl Chunks {
-        fn new(parts: &[&[u8]]) -> Self {
-            Chunks(parts.iter().map(|p| p.to_vec()).collect())
-        }
-    }
-
-    impl Read for Chunks {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            match self.0.pop_front() {
-                None => Ok(0),
-                Some(mut c) => {
-                    let n = c.len().min(buf.len());
-                    buf[..n].copy_from_slice(&c[..n]);
-                    if n < c.len() {
-                        self.0.push_front(c.split_off(n));
-                    }
-                    Ok(n)
-                }
-            }
-        }
+    fn chunks(parts: &[&[u8]]) -> ChunkedReader {
+        ChunkedReader::new(parts.iter().map(|p| p.to_vec()))
     }
 
     fn texts(parts: &[&[u8]]) -> Vec<String> {
-        LineReader::new(Chunks::new(parts))
+        LineReader::new(chunks(parts))
             .map(|e| match e {
                 ReaderEvent::Line { text, .. } => text,
                 ReaderEvent::Bad { reason, .. } => format!("BAD:{reason}"),
@@ -317,7 +298,7 @@ mod tests {
     fn last_line_without_terminator_and_eof() {
         assert_eq!(texts(&[b"END"]), ["END", "EOF"]);
         assert_eq!(texts(&[]), ["EOF"]);
-        let mut r = LineReader::new(Chunks::new(&[]));
+        let mut r = LineReader::new(chunks(&[]));
         assert_eq!(r.next(), Some(ReaderEvent::Eof));
         assert_eq!(r.next(), None);
     }
@@ -325,7 +306,7 @@ mod tests {
     #[test]
     fn overlong_line_is_one_bad_item_and_memory_is_bounded() {
         let long = vec![b'x'; MAX_LINE_LEN * 3];
-        let mut r = LineReader::new(Chunks::new(&[b"OK1\n", &long, b"\nOK2\n"]));
+        let mut r = LineReader::new(chunks(&[b"OK1\n", &long, b"\nOK2\n"]));
         assert!(matches!(r.next(), Some(ReaderEvent::Line { ref text, .. }) if text == "OK1"));
         match r.next() {
             Some(ReaderEvent::Bad { reason, text, .. }) => {
@@ -347,7 +328,7 @@ mod tests {
     fn invalid_utf8_is_bad_not_panic() {
         let got = texts(&[b"INFO folder C:\\Dok\xfcmente\r\nEND\r\n"]);
         assert_eq!(got, ["BAD:invalid UTF-8", "END", "EOF"]);
-        let mut r = LineReader::new(Chunks::new(&[b"INFO folder \xff\n"]));
+        let mut r = LineReader::new(chunks(&[b"INFO folder \xff\n"]));
         match r.next() {
             Some(ReaderEvent::Bad { text, .. }) => assert!(text.starts_with("INFO folder")),
             other => panic!("expected Bad, got {other:?}"),
@@ -418,7 +399,7 @@ mod tests {
     #[test]
     fn spawned_reader_delivers_over_channel() {
         let (rx, handle) =
-            spawn_reader(Chunks::new(&[b"ABOUT\r\nSTART 15\r", b"\nEND\r\n"])).expect("spawn");
+            spawn_reader(chunks(&[b"ABOUT\r\nSTART 15\r", b"\nEND\r\n"])).expect("spawn");
         let mut got = Vec::new();
         for ev in rx.iter() {
             let end = ev == ReaderEvent::Eof;
@@ -441,7 +422,7 @@ mod tests {
 
     #[test]
     fn reader_thread_stops_when_receiver_dropped() {
-        let (rx, handle) = spawn_reader(Chunks::new(&[b"A\nB\nC\n"])).expect("spawn");
+        let (rx, handle) = spawn_reader(chunks(&[b"A\nB\nC\n"])).expect("spawn");
         drop(rx);
         assert!(handle.join().is_ok());
     }

@@ -6,7 +6,7 @@ use super::validate::{validate_line, ThreatKind};
 use super::vcf::VcfSolver;
 use super::vct::VctSolver;
 use crate::core::notation::{format_renju, parse_renju};
-use crate::core::{Board, Pos, Rule};
+use crate::core::{Pos, Rule};
 use crate::corpus::{parse_text, Record};
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::{Read, Write};
@@ -269,9 +269,4 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> Result<bool> {
         times.last().copied().unwrap_or(0.0)
     )?;
     Ok(wrong == 0)
-}
-
-/// A board for a record, exposed for tests.
-pub fn board_of(rec: &Record) -> Result<Board> {
-    rec.board()
 }

@@ -319,7 +319,6 @@ impl VctSolver {
         let attacker = self.attacker;
         let mut moves = MoveList::new();
         four_moves(board, attacker, &mut moves);
-        let fours = moves.len();
         three_moves(board, attacker, &mut moves);
         let floor = if self.threat_limit <= 1 {
             LinePattern::Block3
@@ -361,7 +360,6 @@ impl VctSolver {
                 p.x().abs_diff(a.x()).max(p.y().abs_diff(a.y())).min(6)
             })
         };
-        let _ = fours;
         moves.sort_by_key(|&p| (rank(board.threat(p, attacker)), distance(p)));
         moves
     }
