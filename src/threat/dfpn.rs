@@ -5,7 +5,7 @@
 
 use super::limits::SolveOutcome;
 use super::moves::{five_point, is_legal, MoveList};
-use super::validate::{validate_line, ThreatKind};
+use super::validate::{line_holds, ThreatKind};
 use super::vct::{has_four_move, VctSolver, FREE_VCF_FOURS, VCF_PROBE_NODES};
 use crate::core::{Board, Pos, ThreatClass};
 use ahash::AHashMap;
@@ -90,8 +90,11 @@ enum Expansion {
 
 impl VctSolver {
     /// Proves or disproves a VCT for the side to move by df-pn.
-    pub(super) fn dfpn_solve(&mut self, board: &mut Board) -> SolveOutcome {
-        let (pn, _) = self.mid(board, INF, INF, true);
+    /// `depth` bounds the attacker's moves when every move counts
+    /// ([`VctSolver::set_count_all_moves`]); it is ignored otherwise.
+    pub(super) fn dfpn_solve(&mut self, board: &mut Board, depth: u32) -> SolveOutcome {
+        self.root_depth = depth;
+        let (pn, _) = self.mid(board, INF, INF, true, depth);
         if pn == 0 {
             SolveOutcome::Win(self.dfpn_line(board))
         } else if self.aborted || self.truncated {
@@ -102,7 +105,26 @@ impl VctSolver {
         }
     }
 
-    fn expand_attack(&mut self, board: &mut Board) -> Expansion {
+    /// The table key of a position `hash` with `depth` attacker moves left.
+    fn node_key(&self, hash: u64, depth: u32) -> u64 {
+        let bound = if self.count_all_moves {
+            (depth as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        } else {
+            0
+        };
+        hash ^ self.salt ^ bound
+    }
+
+    /// The attacker moves left below an attacker move made with `depth` left.
+    fn after_attacker_move(&self, depth: u32) -> u32 {
+        if self.count_all_moves {
+            depth.saturating_sub(1)
+        } else {
+            depth
+        }
+    }
+
+    fn expand_attack(&mut self, board: &mut Board, depth: u32) -> Expansion {
         let attacker = self.attacker;
         let defender = attacker.opponent();
         if let Some(five) = five_point(board, attacker) {
@@ -112,7 +134,8 @@ impl VctSolver {
             0 => {}
             1 => {
                 let block = five_point(board, defender).expect("counted");
-                return if is_legal(board, block, attacker) {
+                let fits = !self.count_all_moves || depth > 0;
+                return if fits && is_legal(board, block, attacker) {
                     Expansion::Children(MoveList::from_slice(&[block]))
                 } else {
                     Expansion::Disproven
@@ -120,8 +143,16 @@ impl VctSolver {
             }
             _ => return Expansion::Disproven,
         }
+        let vcf_fours = if self.count_all_moves {
+            if depth == 0 {
+                return Expansion::Disproven;
+            }
+            depth
+        } else {
+            FREE_VCF_FOURS
+        };
         if has_four_move(board, attacker) {
-            if let Some(line) = self.find_vcf(board, FREE_VCF_FOURS, VCF_PROBE_NODES) {
+            if let Some(line) = self.find_vcf(board, vcf_fours, VCF_PROBE_NODES) {
                 return Expansion::Proven(line.first().copied(), true);
             }
         }
@@ -133,7 +164,7 @@ impl VctSolver {
         }
     }
 
-    fn expand_defend(&mut self, board: &mut Board) -> Expansion {
+    fn expand_defend(&mut self, board: &mut Board, depth: u32) -> Expansion {
         let attacker = self.attacker;
         let defender = attacker.opponent();
         if board.has_five_point(defender) {
@@ -151,9 +182,14 @@ impl VctSolver {
             }
             _ => return Expansion::Proven(None, false),
         }
-        let Some(threat) = self.current_threat(board) else {
+        if self.count_all_moves && depth == 0 {
+            return Expansion::Disproven;
+        }
+        let Some(threat) = self.current_threat(board, depth) else {
             return Expansion::Disproven;
         };
+        // A threat line longer than the moves left does not end the game at once.
+        let fits = !self.count_all_moves || depth as usize >= threat.len().div_ceil(2);
         let mut children = MoveList::new();
         for m in self.defence_candidates(board, &threat).iter() {
             if !is_legal(board, m, defender) {
@@ -162,9 +198,9 @@ impl VctSolver {
             board.make_move(m);
             let counter = board.has_five_point(defender);
             let loses_at_once = !counter
+                && fits
                 && (board.threat_count(attacker, ThreatClass::Flex4) > 0
-                    || (threat.len() > 1
-                        && validate_line(board, &threat, ThreatKind::Vcf).is_ok()));
+                    || (threat.len() > 1 && line_holds(board, &threat, ThreatKind::Vcf)));
             board.undo();
             if !loses_at_once {
                 children.push(m);
@@ -179,7 +215,7 @@ impl VctSolver {
 
     /// The attacker's threat with the defender to move: an open-four point, or (with a deeper
     /// threat limit) a short VCF he would have if the defender passed.
-    fn current_threat(&mut self, board: &mut Board) -> Option<Vec<Pos>> {
+    fn current_threat(&mut self, board: &mut Board, depth: u32) -> Option<Vec<Pos>> {
         let attacker = self.attacker;
         if let Some(f) = board.threat_cells(attacker, ThreatClass::Flex4).first() {
             return Some(vec![f]);
@@ -187,23 +223,35 @@ impl VctSolver {
         if self.threat_limit <= 1 || !has_four_move(board, attacker) {
             return None;
         }
+        let threat_fours = if self.count_all_moves {
+            self.threat_limit.min(depth)
+        } else {
+            self.threat_limit
+        };
         board.pass();
-        let threat = self.find_vcf(board, self.threat_limit, VCF_PROBE_NODES);
+        let threat = self.find_vcf(board, threat_fours, VCF_PROBE_NODES);
         board.pass();
         threat
     }
 
     /// The df-pn "multiple iterative deepening" step: searches below this node until its
     /// proof number reaches `thpn` or its disproof number reaches `thdn`.
-    fn mid(&mut self, board: &mut Board, thpn: u32, thdn: u32, attack: bool) -> (u32, u32) {
+    fn mid(
+        &mut self,
+        board: &mut Board,
+        thpn: u32,
+        thdn: u32,
+        attack: bool,
+        depth: u32,
+    ) -> (u32, u32) {
         if self.tick() {
             return (1, 1);
         }
-        let key = board.hash() ^ self.salt;
+        let key = self.node_key(board.hash(), depth);
         let expansion = match self.dfpn.children.get(&key) {
             Some(moves) => Expansion::Children(moves.clone()),
-            None if attack => self.expand_attack(board),
-            None => self.expand_defend(board),
+            None if attack => self.expand_attack(board, depth),
+            None => self.expand_defend(board, depth),
         };
         let moves = match expansion {
             Expansion::Proven(best, by_vcf) => {
@@ -222,9 +270,14 @@ impl VctSolver {
                 moves
             }
         };
+        let child_depth = if attack {
+            self.after_attacker_move(depth)
+        } else {
+            depth
+        };
         let keys: Vec<u64> = moves
             .iter()
-            .map(|&m| board.hash_after(m) ^ self.salt)
+            .map(|&m| self.node_key(board.hash_after(m), child_depth))
             .collect();
         // df-pn+: unexplored attacker moves start with a proof number from their threat class,
         // so real threats are tried before quiet candidates.
@@ -240,19 +293,14 @@ impl VctSolver {
             .collect();
         loop {
             // OR node: pn = min, dn = sum; AND node: pn = sum, dn = min.
-            let (mut pn, mut dn) = if attack { (INF, 0) } else { (0, INF) };
+            let (mut min, mut sum) = (INF, 0u32);
             let (mut best, mut best_value, mut second) = (0, INF, INF);
             let mut best_pair = (1, 1);
             for (i, &k) in keys.iter().enumerate() {
                 let (cp, cd) = self.dfpn.lookup(k).unwrap_or(initial[i]);
-                let (select, sum) = if attack { (cp, cd) } else { (cd, cp) };
-                if attack {
-                    pn = pn.min(cp);
-                    dn = (dn + sum).min(INF);
-                } else {
-                    dn = dn.min(cd);
-                    pn = (pn + sum).min(INF);
-                }
+                let (select, summed) = if attack { (cp, cd) } else { (cd, cp) };
+                min = min.min(select);
+                sum = (sum + summed).min(INF);
                 if select < best_value {
                     second = best_value;
                     best_value = select;
@@ -262,6 +310,7 @@ impl VctSolver {
                     second = select;
                 }
             }
+            let (pn, dn) = if attack { (min, sum) } else { (sum, min) };
             if pn >= thpn || dn >= thdn || self.aborted {
                 let proof_move = (pn == 0 && attack).then(|| moves[best]);
                 if !self.aborted {
@@ -281,7 +330,7 @@ impl VctSolver {
                 )
             };
             board.make_move(moves[best]);
-            self.mid(board, cthpn, cthdn, !attack);
+            self.mid(board, cthpn, cthdn, !attack, child_depth);
             board.undo();
         }
     }
@@ -295,13 +344,14 @@ impl VctSolver {
         let mut played = 0;
         self.aborted = false;
         self.limits = super::limits::Limits::default();
+        let mut depth = self.root_depth;
         for _ in 0..400 {
             if board.side_to_move() == attacker {
                 if let Some(five) = five_point(board, attacker) {
                     line.push(five);
                     break;
                 }
-                let key = board.hash() ^ self.salt;
+                let key = self.node_key(board.hash(), depth);
                 let node = self.dfpn.nodes.get(&key).copied();
                 let forced = (board.threat_count(defender, ThreatClass::Five) == 1)
                     .then(|| five_point(board, defender))
@@ -316,10 +366,13 @@ impl VctSolver {
                         line.push(m);
                         board.make_move(m);
                         played += 1;
+                        depth = self.after_attacker_move(depth);
                     }
                     None => {
                         // Finish with a VCF (a VCF-proven node, or a defence that lost at once).
-                        if let Some(vcf) = self.find_vcf(board, 200, 0) {
+                        // The shortest VCF (iterative deepening), not the probes' first.
+                        let vcf = self.vcf.solve(board, 200, super::limits::Limits::default());
+                        if let SolveOutcome::Win(vcf) = vcf {
                             line.extend(vcf);
                         } else if let Some(f) =
                             board.threat_cells(attacker, ThreatClass::Flex4).first()
@@ -331,7 +384,7 @@ impl VctSolver {
                 }
             } else {
                 let reply = self.line_reply(board, |s, b| {
-                    s.proven_defence(b).or_else(|| s.first_defence(b))
+                    s.proven_defence(b, depth).or_else(|| s.first_defence(b))
                 });
                 let Some(r) = reply else { break };
                 line.push(r);
@@ -350,16 +403,17 @@ impl VctSolver {
     /// defence at the defender's; VCF-proven and terminal positions count as one.
     pub(super) fn dfpn_proof_size(&mut self, board: &mut Board) -> u64 {
         let mut seen = ahash::AHashSet::new();
-        self.proof_nodes(board, true, &mut seen)
+        self.proof_nodes(board, true, self.root_depth, &mut seen)
     }
 
     fn proof_nodes(
         &mut self,
         board: &mut Board,
         attack: bool,
+        depth: u32,
         seen: &mut ahash::AHashSet<u64>,
     ) -> u64 {
-        let key = board.hash() ^ self.salt;
+        let key = self.node_key(board.hash(), depth);
         if !seen.insert(key) {
             return 0;
         }
@@ -374,7 +428,7 @@ impl VctSolver {
                 return 1;
             }
             board.make_move(Pos(node.best));
-            let below = self.proof_nodes(board, false, seen);
+            let below = self.proof_nodes(board, false, self.after_attacker_move(depth), seen);
             board.undo();
             1 + below
         } else {
@@ -384,7 +438,7 @@ impl VctSolver {
             let mut total = 1;
             for m in children {
                 board.make_move(m);
-                total += self.proof_nodes(board, true, seen);
+                total += self.proof_nodes(board, true, depth, seen);
                 board.undo();
             }
             total
@@ -392,13 +446,13 @@ impl VctSolver {
     }
 
     /// A defence the proof searched (its position is proven in the table), for the line.
-    fn proven_defence(&mut self, board: &mut Board) -> Option<Pos> {
-        let Expansion::Children(moves) = self.expand_defend(board) else {
+    fn proven_defence(&mut self, board: &mut Board, depth: u32) -> Option<Pos> {
+        let Expansion::Children(moves) = self.expand_defend(board, depth) else {
             return None;
         };
         moves
             .into_iter()
-            .find(|&m| self.dfpn.get(board.hash_after(m) ^ self.salt).0 == 0)
+            .find(|&m| self.dfpn.get(self.node_key(board.hash_after(m), depth)).0 == 0)
     }
 }
 

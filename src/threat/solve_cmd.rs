@@ -37,8 +37,8 @@ pub struct SolveArgs {
     /// Node limit per position (0 = none).
     #[arg(long, default_value_t = 0)]
     pub nodes: u64,
-    /// Depth cap: attacker fours (VCF) or attacker threats (VCT) before the five, used when a
-    /// line gives no `limit=`.
+    /// Depth cap, used when a line gives no `limit=`: attacker fours (VCF), or attacker moves
+    /// up to the decisive one (VCT, quintet's `limit`). Without it a VCT has no depth bound.
     #[arg(long)]
     pub depth: Option<u32>,
     /// Rule of plain move lists (freestyle, standard, renju, caro8, caro9 or a Gomocup code).
@@ -75,9 +75,8 @@ pub struct Solved {
     pub proof: Option<u64>,
 }
 
-/// Default depth caps.
+/// Default depth cap of a VCF.
 const DEFAULT_VCF_FOURS: u32 = 120;
-const DEFAULT_VCT_THREATS: u32 = 12;
 
 /// Solves one record.
 pub fn solve_record(
@@ -92,10 +91,8 @@ pub fn solve_record(
         .map(|l| l.parse())
         .transpose()
         .context("limit=")?;
-    let depth = limit.or(args.depth).unwrap_or(match args.kind {
-        SolveKind::Vcf => DEFAULT_VCF_FOURS,
-        SolveKind::Vct => DEFAULT_VCT_THREATS,
-    });
+    let bound = limit.or(args.depth);
+    let depth = bound.unwrap_or(DEFAULT_VCF_FOURS);
     let start = Instant::now();
     let limits = Limits {
         max_nodes: args.nodes,
@@ -115,15 +112,15 @@ pub fn solve_record(
         }
         SolveKind::Vct => {
             vct.set_threat_limit(threat_limit);
-            // A `limit=` is quintet's: every attacker move counts.
-            vct.set_count_all_moves(limit.is_some());
+            // A `limit=` (or `--depth`) is quintet's: every attacker move counts.
+            vct.set_count_all_moves(bound.is_some());
             let o = vct.solve(&mut board, depth, limits);
             (o, vct.nodes())
         }
     };
     let elapsed = start.elapsed();
     let proof = match (&outcome, args.kind, args.proof_size) {
-        (SolveOutcome::Win(_), SolveKind::Vct, true) => vct.proof_size(&mut board),
+        (SolveOutcome::Win(_), SolveKind::Vct, true) => Some(vct.proof_size(&mut board)),
         _ => None,
     };
     let kind = match args.kind {

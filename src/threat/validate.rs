@@ -22,32 +22,79 @@ pub enum ThreatKind {
 /// Replays `line` from `board` (attacker = side to move) and checks it. The board is returned
 /// unchanged. `Err` says what is wrong at which ply.
 pub fn validate_line(board: &mut Board, line: &[Pos], kind: ThreatKind) -> Result<(), String> {
+    replay(board, line, kind).map_err(|(ply, fault)| {
+        let m = line.get(ply).copied();
+        match fault {
+            Fault::Occupied => format!("ply {ply}: {m:?} is not an empty cell"),
+            Fault::Foul => format!("ply {ply}: {m:?} is a foul"),
+            Fault::EarlyFive => format!("ply {ply}: five before the end"),
+            Fault::IgnoresFive(threat) => {
+                format!("ply {ply}: {m:?} ignores the defender's five point {threat:?}")
+            }
+            Fault::NoThreat(class) => {
+                format!("ply {ply}: {m:?} is not a {kind:?} threat ({class:?})")
+            }
+            Fault::Defended(why) => format!("ply {ply}: line ends but {why}"),
+            Fault::DefenderFoul => format!("ply {ply}: defender's {m:?} is a foul"),
+            Fault::DefenderFive => format!("ply {ply}: defender had a five point and did not win"),
+            Fault::TwoFives => format!("ply {ply}: two five points were already on the board"),
+            Fault::NotTheBlock(five) => {
+                format!("ply {ply}: defender's {m:?} is not the forced block {five:?}")
+            }
+            Fault::NotAFour => format!("ply {ply}: the attacker's last move was not a four"),
+            Fault::Unfinished => "the line is empty or ends with a defender move".into(),
+        }
+    })
+}
+
+/// Whether `line` still wins from `board`: [`validate_line`] without the explanation, cheap
+/// enough to test many defender moves against one threat line.
+pub fn line_holds(board: &mut Board, line: &[Pos], kind: ThreatKind) -> bool {
+    replay(board, line, kind).is_ok()
+}
+
+/// What is wrong with a line.
+enum Fault {
+    Occupied,
+    Foul,
+    EarlyFive,
+    IgnoresFive(Pos),
+    NoThreat(ThreatClass),
+    Defended(&'static str),
+    DefenderFoul,
+    DefenderFive,
+    TwoFives,
+    NotTheBlock(Pos),
+    NotAFour,
+    Unfinished,
+}
+
+/// The replay behind [`validate_line`] and [`line_holds`]: the first fault and its ply.
+fn replay(board: &mut Board, line: &[Pos], kind: ThreatKind) -> Result<(), (usize, Fault)> {
     let attacker = board.side_to_move();
     let defender = attacker.opponent();
     let mut played = 0;
     let result = (|| {
         for (ply, &m) in line.iter().enumerate() {
             if !board.is_empty(m) {
-                return Err(format!("ply {ply}: {m:?} is not an empty cell"));
+                return Err((ply, Fault::Occupied));
             }
             if ply % 2 == 0 {
                 // The attacker's move.
                 match board.verdict(m) {
-                    MoveVerdict::Foul => return Err(format!("ply {ply}: {m:?} is a foul")),
+                    MoveVerdict::Foul => return Err((ply, Fault::Foul)),
                     MoveVerdict::Wins => {
                         return if ply + 1 == line.len() {
                             Ok(())
                         } else {
-                            Err(format!("ply {ply}: five before the end"))
+                            Err((ply, Fault::EarlyFive))
                         };
                     }
                     MoveVerdict::Continues => {}
                 }
                 if let Some(threat) = first_cell(board, defender, ThreatClass::Five) {
                     if threat != m {
-                        return Err(format!(
-                            "ply {ply}: {m:?} ignores the defender's five point {threat:?}"
-                        ));
+                        return Err((ply, Fault::IgnoresFive(threat)));
                     }
                 }
                 let class = board.threat(m, attacker);
@@ -70,45 +117,34 @@ pub fn validate_line(board: &mut Board, line: &[Pos], kind: ThreatKind) -> Resul
                         }
                     };
                 if !ok {
-                    return Err(format!(
-                        "ply {ply}: {m:?} is not a {kind:?} threat ({class:?})"
-                    ));
+                    return Err((ply, Fault::NoThreat(class)));
                 }
                 if ply + 1 == line.len() {
-                    return no_defence(board, attacker)
-                        .map_err(|e| format!("ply {ply}: line ends but {e}"));
+                    return no_defence(board, attacker).map_err(|e| (ply, Fault::Defended(e)));
                 }
             } else {
                 // The defender's move: legal, and the forced block if the attacker has a four.
                 if board.verdict(m) == MoveVerdict::Foul {
-                    return Err(format!("ply {ply}: defender's {m:?} is a foul"));
+                    return Err((ply, Fault::DefenderFoul));
                 }
                 if board.has_five_point(defender) {
-                    return Err(format!(
-                        "ply {ply}: defender had a five point and did not win"
-                    ));
+                    return Err((ply, Fault::DefenderFive));
                 }
                 if let Some(five) = first_cell(board, attacker, ThreatClass::Five) {
                     if board.threat_count(attacker, ThreatClass::Five) > 1 {
-                        return Err(format!(
-                            "ply {ply}: two five points were already on the board"
-                        ));
+                        return Err((ply, Fault::TwoFives));
                     }
                     if five != m {
-                        return Err(format!(
-                            "ply {ply}: defender's {m:?} is not the forced block {five:?}"
-                        ));
+                        return Err((ply, Fault::NotTheBlock(five)));
                     }
                 } else if kind == ThreatKind::Vcf {
-                    return Err(format!(
-                        "ply {ply}: the attacker's last move was not a four"
-                    ));
+                    return Err((ply, Fault::NotAFour));
                 }
                 board.make_move(m);
                 played += 1;
             }
         }
-        Err("the line is empty or ends with a defender move".into())
+        Err((line.len(), Fault::Unfinished))
     })();
     for _ in 0..played {
         board.undo();
@@ -117,19 +153,19 @@ pub fn validate_line(board: &mut Board, line: &[Pos], kind: ThreatKind) -> Resul
 }
 
 /// After the attacker's last move: the defender cannot stop a five.
-fn no_defence(board: &mut Board, attacker: Color) -> Result<(), String> {
+fn no_defence(board: &mut Board, attacker: Color) -> Result<(), &'static str> {
     let defender = attacker.opponent();
     if board.has_five_point(defender) {
-        return Err("the defender can make five".into());
+        return Err("the defender can make five");
     }
     match board.threat_count(attacker, ThreatClass::Five) {
-        0 => Err("the attacker threatens no five".into()),
+        0 => Err("the attacker threatens no five"),
         1 => {
             let block = first_cell(board, attacker, ThreatClass::Five).expect("counted");
             if defender == Color::Black && board.is_forbidden(block) {
                 Ok(())
             } else {
-                Err("the defender can block the only five point".into())
+                Err("the defender can block the only five point")
             }
         }
         _ => Ok(()),

@@ -1,36 +1,27 @@
-//! VCT: victory by continuous threats — fours and open threes.
+//! VCT: victory by continuous threats — fours, open threes and (with a deeper threat limit)
+//! "fukumi" moves that threaten a short VCF.
 //!
-//! An AND/OR depth-first search with iterative deepening on the number of attacker threats
-//! and a table of proven and refuted positions:
+//! The search itself is df-pn (`dfpn.rs`); this file holds the solver's state and its node
+//! expansion:
 //! - attacker nodes (OR): a five wins; a defender four must be blocked; otherwise a VCF probe,
-//!   then every four and every open-three move;
+//!   then every four and every move that may threaten;
 //! - defender nodes (AND): against a four, the forced block (a renju foul there loses);
-//!   against a three, every move that leaves the attacker no open-four point, and every
+//!   against a threat, every move that breaks the attacker's threat line, and every
 //!   counter-four (the attacker must then block and the defence goes on). A defender move
-//!   that does neither loses to the open four, so skipping it keeps the proof sound.
+//!   that does neither loses at once, so skipping it keeps the proof sound.
 //!
-//! A defence can only remove an open-four point by taking it or by changing one of its lines,
-//! so the defender's candidates are those cells plus his fours; nothing that could refute the
-//! attack is left out.
+//! Which cells can break a threat line is decided from the line itself (see
+//! [`VctSolver::defence_candidates`]); tests check the pruning on every empty cell of
+//! thousands of corpus positions.
 
 use super::limits::{Limits, SolveOutcome};
 use super::moves::{five_point, four_moves, is_legal, three_moves, MoveList};
-use super::validate::{validate_line, ThreatKind};
 use super::vcf::{position_salt, VcfSolver};
 use crate::core::{Board, CellSet, Color, LinePattern, Pos, ThreatClass};
+use smallvec::SmallVec;
 
-/// A table entry: a position proven within `depth` moves (so within any larger depth), or
-/// refuted within `depth` moves (so within any smaller depth).
-#[derive(Clone, Copy, Default)]
-pub(super) struct Entry {
-    key: u64,
-    depth: u8,
-    win: bool,
-    best: u16,
-}
-
-/// Nodes between clock checks.
-const CLOCK_INTERVAL: u64 = 512;
+/// Nodes between clock checks (a df-pn node may cost a few hundred board moves).
+const CLOCK_INTERVAL: u64 = 64;
 /// Node budget of the VCF probe at each attacker node.
 pub(super) const VCF_PROBE_NODES: u64 = 1_000;
 /// VCF depth of the probes when fours are free.
@@ -38,8 +29,6 @@ pub(super) const FREE_VCF_FOURS: u32 = 60;
 
 /// A reusable VCT solver with its own table.
 pub struct VctSolver {
-    pub(super) table: Vec<Entry>,
-    pub(super) mask: usize,
     pub(super) nodes: u64,
     pub(super) limits: Limits,
     pub(super) aborted: bool,
@@ -51,15 +40,17 @@ pub struct VctSolver {
     /// Set when a VCF probe ran out of its budget: a disproof is then not final.
     pub(super) truncated: bool,
     pub(super) dfpn: super::dfpn::DfpnTable,
+    /// The depth bound of the last df-pn search (when every move counts).
+    pub(super) root_depth: u32,
+    /// The node count at which the clock is read next.
+    pub(super) next_clock_check: u64,
 }
 
 impl VctSolver {
-    /// A solver with a table of `2^table_bits` entries (16 bytes each).
+    /// A solver whose VCF probes use a table of `2^(table_bits - 2)` entries; the df-pn table
+    /// grows as needed up to [`VctSolver::set_dfpn_capacity`].
     pub fn new(table_bits: u32) -> VctSolver {
-        let size = 1usize << table_bits;
         VctSolver {
-            table: vec![Entry::default(); size],
-            mask: size - 1,
             nodes: 0,
             limits: Limits::default(),
             aborted: false,
@@ -70,14 +61,15 @@ impl VctSolver {
             vcf: VcfSolver::new(table_bits.saturating_sub(2).max(10)),
             truncated: false,
             dfpn: super::dfpn::DfpnTable::default(),
+            root_depth: 0,
+            next_clock_check: 0,
         }
     }
 
     /// After [`VctSolver::solve`] proved a win from `board` (unchanged since), the number of
-    /// positions in the proof tree. `None` in the bounded mode (`set_count_all_moves(true)`),
-    /// which keeps no proof tree.
-    pub fn proof_size(&mut self, board: &mut Board) -> Option<u64> {
-        (!self.count_all_moves).then(|| self.dfpn_proof_size(board))
+    /// positions in the proof tree.
+    pub fn proof_size(&mut self, board: &mut Board) -> u64 {
+        self.dfpn_proof_size(board)
     }
 
     /// Bounds the df-pn table to about `max_entries` positions.
@@ -92,7 +84,6 @@ impl VctSolver {
 
     /// Forgets every stored result.
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
         self.dfpn.clear();
         self.vcf.clear();
     }
@@ -104,178 +95,51 @@ impl VctSolver {
         self.threat_limit = threat_limit.max(1);
     }
 
-    /// Chooses what the depth counts: every attacker move up to the decisive four (quintet's
-    /// `limit`, `true`), or only the non-four threats with free VCF continuations (`false`,
-    /// the default: the usual VCT depth).
+    /// Chooses whether the depth of [`VctSolver::solve`] bounds the attacker's moves: every
+    /// attacker move up to the decisive four counts (quintet's `limit`, `true`), or there is
+    /// no bound (`false`, the default).
     pub fn set_count_all_moves(&mut self, count_all_moves: bool) {
         self.count_all_moves = count_all_moves;
     }
 
-    /// Searches a VCT for the side to move within `max_threats` of depth (see
-    /// [`VctSolver::set_count_all_moves`]). The board is returned unchanged.
+    /// Searches a VCT for the side to move, within `max_threats` attacker moves when every
+    /// move counts (see [`VctSolver::set_count_all_moves`]). The board is returned unchanged.
     pub fn solve(&mut self, board: &mut Board, max_threats: u32, limits: Limits) -> SolveOutcome {
         self.nodes = 0;
+        self.next_clock_check = 0;
         self.limits = limits;
         self.aborted = false;
         self.truncated = false;
         self.attacker = board.side_to_move();
-        // The same position is an attacker node for one colour and a defender node for the
-        // other: entries must not cross between attackers (nor rules, sizes, threat settings).
+        self.set_salt(board);
+        self.dfpn_solve(board, max_threats.clamp(1, 200))
+    }
+
+    /// The same position is an attacker node for one colour and a defender node for the
+    /// other: entries must not cross between attackers (nor rules, sizes, threat settings).
+    fn set_salt(&mut self, board: &Board) {
         self.salt = position_salt(board)
             ^ (0x5643_5400 + self.threat_limit as u64 + ((self.count_all_moves as u64) << 8))
                 .wrapping_mul(0xA24B_AED4_963E_E407)
             ^ (self.attacker.index() as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        if !self.count_all_moves {
-            return self.dfpn_solve(board);
-        }
-        let max_threats = max_threats.clamp(1, 200);
-        let mut depth = 1;
-        loop {
-            if self.attack(board, depth) {
-                let line = self.principal_line(board, depth);
-                return SolveOutcome::Win(line);
-            }
-            if self.aborted {
-                return SolveOutcome::Unknown;
-            }
-            if depth >= max_threats {
-                // A probe cut short by its budget may have hidden a threat.
-                return if self.truncated {
-                    SolveOutcome::Unknown
-                } else {
-                    SolveOutcome::NoWin
-                };
-            }
-            depth += 1;
-        }
     }
 
     pub(super) fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self
-            .limits
-            .exceeded(self.nodes, self.nodes.is_multiple_of(CLOCK_INTERVAL))
-        {
+        // VCF probes add their nodes in jumps: the clock is due by count, not by multiples.
+        let check_clock = self.nodes >= self.next_clock_check;
+        if check_clock {
+            self.next_clock_check = self.nodes + CLOCK_INTERVAL;
+        }
+        if self.limits.exceeded(self.nodes, check_clock) {
             self.aborted = true;
         }
         self.aborted
     }
 
-    fn probe(&self, key: u64, depth: u32) -> Option<Entry> {
-        let slot = key as usize & self.mask;
-        [slot, slot ^ 1]
-            .into_iter()
-            .map(|s| self.table[s])
-            .find(|e| {
-                e.key == key
-                    && if e.win {
-                        depth >= e.depth as u32
-                    } else {
-                        depth <= e.depth as u32
-                    }
-            })
-    }
-
-    fn store(&mut self, key: u64, depth: u32, win: bool, best: Option<Pos>) {
-        if self.aborted {
-            return;
-        }
-        let slot = key as usize & self.mask;
-        let (a, b) = (self.table[slot], self.table[slot ^ 1]);
-        let weight = |e: Entry| e.depth;
-        let target = if a.key == key || (b.key != key && weight(a) <= weight(b)) {
-            slot
-        } else {
-            slot ^ 1
-        };
-        self.table[target] = Entry {
-            key,
-            depth: depth.min(254) as u8,
-            win,
-            best: best.map_or(0, |p| p.0),
-        };
-    }
-
-    /// What a move costs from the depth budget: every attacker move when counting all moves
-    /// (quintet's `limit`), only the non-four threats otherwise.
-    #[inline]
-    fn cost(&self, four: bool) -> u32 {
-        if self.count_all_moves || !four {
-            1
-        } else {
-            0
-        }
-    }
-
-    /// Attacker to move with `depth` moves left: whether he wins.
-    fn attack(&mut self, board: &mut Board, depth: u32) -> bool {
-        if self.tick() {
-            return false;
-        }
-        let attacker = self.attacker;
-        let defender = attacker.opponent();
-        if board.has_five_point(attacker) {
-            return true;
-        }
-        match board.threat_count(defender, ThreatClass::Five) {
-            0 => {}
-            1 => {
-                // Block the defender's four; the attack goes on from the new position.
-                let block = five_point(board, defender).expect("counted");
-                let cost = self.cost(true);
-                if depth < cost || !is_legal(board, block, attacker) {
-                    return false;
-                }
-                board.make_move(block);
-                let won = self.defend(board, depth - cost);
-                board.undo();
-                return won;
-            }
-            _ => return false,
-        }
-        if depth == 0 && self.count_all_moves {
-            return false;
-        }
-        let key = board.hash() ^ self.salt;
-        if let Some(e) = self.probe(key, depth) {
-            return e.win;
-        }
-        // A VCF is a VCT: probe it cheaply first (there is none without a four move).
-        let vcf_fours = if self.count_all_moves {
-            depth
-        } else {
-            FREE_VCF_FOURS
-        };
-        if has_four_move(board, attacker) {
-            if let Some(line) = self.find_vcf(board, vcf_fours, VCF_PROBE_NODES) {
-                self.store(key, depth, true, line.first().copied());
-                return true;
-            }
-        }
-        if depth == 0 {
-            self.store(key, depth, false, None);
-            return false;
-        }
-        let moves = self.attacker_moves(board);
-        for m in moves {
-            let four = (0..4).any(|d| board.line_pattern(m, attacker, d).is_four());
-            board.make_move(m);
-            let won = self.defend(board, depth - self.cost(four));
-            board.undo();
-            if won {
-                self.store(key, depth, true, Some(m));
-                return true;
-            }
-            if self.aborted {
-                return false;
-            }
-        }
-        self.store(key, depth, false, None);
-        false
-    }
-
     /// A VCF of the attacker (to move) within `max_fours`, or `None` (also when the node budget
-    /// ran out).
+    /// ran out). One pass at full depth, without the VCF solver's iterative deepening: the
+    /// probes only ask whether there is one, and deepening repeats work at every step.
     pub(super) fn find_vcf(
         &mut self,
         board: &mut Board,
@@ -288,7 +152,7 @@ impl VctSolver {
             (m, 0) => m.saturating_sub(self.nodes).max(1),
             (m, b) => m.saturating_sub(self.nodes).min(b).max(1),
         };
-        let outcome = self.vcf.solve(
+        let outcome = self.vcf.solve_direct(
             board,
             max_fours,
             Limits {
@@ -360,202 +224,83 @@ impl VctSolver {
                 p.x().abs_diff(a.x()).max(p.y().abs_diff(a.y())).min(6)
             })
         };
-        moves.sort_by_key(|&p| (rank(board.threat(p, attacker)), distance(p)));
+        moves.sort_by_cached_key(|&p| (rank(board.threat(p, attacker)), distance(p)));
         moves
     }
 
-    /// Defender to move after an attacker move: whether the attacker still wins within
-    /// `depth` more moves.
-    fn defend(&mut self, board: &mut Board, depth: u32) -> bool {
-        if self.tick() {
-            return false;
-        }
-        let attacker = self.attacker;
-        let defender = attacker.opponent();
-        if board.has_five_point(defender) {
-            return false;
-        }
-        match board.threat_count(attacker, ThreatClass::Five) {
-            0 => {}
-            1 => {
-                let block = five_point(board, attacker).expect("counted");
-                if !is_legal(board, block, defender) {
-                    return true;
-                }
-                board.make_move(block);
-                let won = self.attack(board, depth);
-                board.undo();
-                return won;
-            }
-            _ => return true,
-        }
-        if depth == 0 && self.count_all_moves {
-            return false;
-        }
-        let key = board.hash() ^ self.salt;
-        if let Some(e) = self.probe(key, depth) {
-            return e.win;
-        }
-        // The threat: what the attacker would win with if the defender passed. An open-four
-        // point is a one-four threat, read off the board; deeper threats need a VCF search.
-        let threat = match board.threat_cells(attacker, ThreatClass::Flex4).first() {
-            Some(f) => Some(vec![f]),
-            None if self.threat_limit <= 1 || !has_four_move(board, attacker) => None,
-            None => {
-                let threat_fours = if self.count_all_moves {
-                    self.threat_limit.min(depth)
-                } else {
-                    self.threat_limit
-                };
-                board.pass();
-                let t = self.find_vcf(board, threat_fours, VCF_PROBE_NODES);
-                board.pass();
-                t
-            }
-        };
-        let Some(threat) = threat else {
-            self.store(key, depth, false, None);
-            return false;
-        };
-        for m in self.defence_candidates(board, &threat).iter() {
-            if !is_legal(board, m, defender) {
-                continue;
-            }
-            board.make_move(m);
-            // A move that is no four and leaves an open-four point loses to the open four;
-            // one that leaves the threat line playable loses to it (when it fits the depth).
-            let counter = board.has_five_point(defender);
-            let fits = !self.count_all_moves || depth as usize >= threat.len().div_ceil(2);
-            let loses_at_once = !counter
-                && fits
-                && (board.threat_count(attacker, ThreatClass::Flex4) > 0
-                    || (threat.len() > 1
-                        && validate_line(board, &threat, ThreatKind::Vcf).is_ok()));
-            let won = loses_at_once || self.attack(board, depth);
-            board.undo();
-            if !won {
-                if !self.aborted {
-                    self.store(key, depth, false, Some(m));
-                }
-                return false;
-            }
-            if self.aborted {
-                return false;
-            }
-        }
-        self.store(key, depth, true, None);
-        true
-    }
-
-    /// Every cell that could break the attacker's threat line `threat` (its cells, the five
-    /// points of its last four, and the cells on their lines within reach) and the defender's
-    /// own fours. A defender move elsewhere leaves the threat line intact.
+    /// Every cell whose stone could break the attacker's threat line `threat` (a VCF, with the
+    /// defender passing first), and the defender's own fours. A defender stone breaks the line
+    /// only by taking one of its cells, by standing in the window of one of its fours or fives
+    /// (one cell wider for caro's blocked ends), or by turning one of the defender's forced
+    /// replies into a four, which needs a line where that reply makes at least a three, or,
+    /// where the line ends on a five point that is a renju foul for black, by a black stone on
+    /// any line through that point. A white stone cannot add to black's fouls, and a black
+    /// stone that makes one of his forced replies a foul only loses faster; what is left out is
+    /// a stone that changes a foul through renju's recursive three rule at one remove.
     pub(super) fn defence_candidates(&self, board: &mut Board, threat: &[Pos]) -> CellSet {
         let attacker = self.attacker;
-        let mut anchors: MoveList = threat.iter().copied().collect();
-        // The five points the last four would leave (played on a copy of the line).
+        let defender = attacker.opponent();
+        // Line segments (cell, direction, reach) read during a replay of the threat.
+        let mut segments: SmallVec<[(Pos, usize, isize); 24]> = SmallVec::new();
+        let fouls = board.rule().has_fouls();
         let mut played = 0;
         board.pass();
-        for &p in threat {
-            if board.is_empty(p) {
-                board.make_move(p);
-                played += 1;
+        for (ply, &p) in threat.iter().enumerate() {
+            if !board.is_empty(p) {
+                break;
+            }
+            if ply % 2 == 0 && attacker == Color::Black && fouls {
+                foul_ring(board, p, 2, &mut segments);
+            }
+            for dir in 0..4 {
+                if ply % 2 == 0 {
+                    let lp = board.line_pattern(p, attacker, dir);
+                    if lp.is_four() || lp == LinePattern::Five {
+                        segments.push((p, dir, 5));
+                    }
+                } else if board.line_pattern(p, defender, dir) >= LinePattern::Block3 {
+                    segments.push((p, dir, 4));
+                }
+            }
+            board.make_move(p);
+            played += 1;
+        }
+        // A line that ends on a five point black may not take: a black stone on any line
+        // through that point can make it legal.
+        if defender == Color::Black && fouls {
+            let fives: MoveList = board
+                .threat_cells(attacker, ThreatClass::Five)
+                .iter()
+                .collect();
+            for f in fives {
+                segments.extend((0..4).map(|dir| (f, dir, 5)));
+                foul_ring(board, f, 2, &mut segments);
             }
         }
-        anchors.extend(board.threat_cells(attacker, ThreatClass::Five).iter());
         for _ in 0..played {
             board.undo();
         }
         board.pass();
         let mut cells = CellSet::EMPTY;
-        for f in anchors {
-            if board.is_empty(f) {
-                cells.insert(f);
+        for &p in threat {
+            if board.is_empty(p) {
+                cells.insert(p);
             }
-            for dir in 0..4 {
-                for s in -5..=5isize {
-                    let q = f.step(dir, s);
-                    if board.is_empty(q) {
-                        cells.insert(q);
-                    }
+        }
+        for (p, dir, reach) in segments {
+            for s in -reach..=reach {
+                let q = p.step(dir, s);
+                if board.is_empty(q) {
+                    cells.insert(q);
                 }
             }
         }
         let mut fours = MoveList::new();
-        four_moves(board, attacker.opponent(), &mut fours);
+        four_moves(board, defender, &mut fours);
         for p in fours {
             cells.insert(p);
         }
         cells
-    }
-
-    /// Walks the proof from the root: the attacker's proven moves, the defender's first
-    /// refutation-resistant answer, until a five or a position with no defence.
-    fn principal_line(&mut self, board: &mut Board, depth: u32) -> Vec<Pos> {
-        let attacker = self.attacker;
-        let defender = attacker.opponent();
-        let mut line = Vec::new();
-        let mut played = 0;
-        for _ in 0..400 {
-            if board.side_to_move() == attacker {
-                if let Some(five) = five_point(board, attacker) {
-                    line.push(five);
-                    break;
-                }
-                let key = board.hash() ^ self.salt;
-                let forced = match board.threat_count(defender, ThreatClass::Five) {
-                    1 => five_point(board, defender),
-                    _ => None,
-                };
-                let mv = forced.or_else(|| {
-                    let best = self
-                        .probe(key, depth)
-                        .filter(|e| e.win && e.best != 0)
-                        .map(|e| Pos(e.best));
-                    best.or_else(|| {
-                        // The table lost it: prove this node again, which stores its move.
-                        let saved = self.limits.clone();
-                        self.limits = Limits::nodes(0);
-                        self.aborted = false;
-                        let proven = self.attack(board, depth);
-                        self.limits = saved;
-                        if proven {
-                            self.probe(key, depth)
-                                .filter(|e| e.best != 0)
-                                .map(|e| Pos(e.best))
-                        } else {
-                            None
-                        }
-                    })
-                });
-                let Some(m) = mv else { break };
-                // A VCF-proven node stores only its first four: finish with the VCF line.
-                if forced.is_none() && !board.threat(m, attacker).is_three_or_better()
-                    || self.needs_vcf_line(board, m)
-                {
-                    if let SolveOutcome::Win(vcf_line) =
-                        self.vcf.solve(board, 200, Limits::nodes(0))
-                    {
-                        line.extend(vcf_line);
-                        break;
-                    }
-                }
-                line.push(m);
-                board.make_move(m);
-                played += 1;
-            } else {
-                let Some(r) = self.line_reply(board, |s, b| s.first_defence(b)) else {
-                    break;
-                };
-                line.push(r);
-                board.make_move(r);
-                played += 1;
-            }
-        }
-        for _ in 0..played {
-            board.undo();
-        }
-        line
     }
 
     /// The defender's move in a principal line: `None` where the line ends (the defender can
@@ -575,11 +320,6 @@ impl VctSolver {
             Some(block) => is_legal(board, block, defender).then_some(block),
             None => choose(self, board),
         }
-    }
-
-    /// Whether the stored move at this node came from the VCF probe (a four with a VCF).
-    fn needs_vcf_line(&mut self, board: &mut Board, m: Pos) -> bool {
-        board.threat(m, self.attacker).is_four() && self.vcf.has_vcf(board, self.attacker, 200, 0)
     }
 
     /// The defender's first candidate that answers the threat (breaks the attacker's threat
@@ -609,6 +349,45 @@ impl VctSolver {
     }
 }
 
+/// Cells whose stone could change through renju's recursive three rule whether black may
+/// play `c`: a three at `c` is real only if its open-four point is legal, so a stone on a line
+/// through such a point (within `levels` removes) can make `c` a double three or undo one.
+/// Only a cell with two open-three lines can turn, and its open-four points lie on them.
+fn foul_ring(board: &Board, c: Pos, levels: u32, segments: &mut impl Extend<(Pos, usize, isize)>) {
+    ring_from(board, c, levels, 2, segments);
+}
+
+/// [`foul_ring`] from a cell that turns with `min_threes` open-three lines of its own.
+fn ring_from(
+    board: &Board,
+    c: Pos,
+    levels: u32,
+    min_threes: usize,
+    segments: &mut impl Extend<(Pos, usize, isize)>,
+) {
+    let flex3 = |q: Pos| {
+        (0..4)
+            .filter(|&d| board.line_pattern(q, Color::Black, d).is_flex3())
+            .count()
+    };
+    if levels == 0 || flex3(c) < min_threes {
+        return;
+    }
+    for dir in 0..4 {
+        if !board.line_pattern(c, Color::Black, dir).is_flex3() {
+            continue;
+        }
+        for s in (-4..=4).filter(|&s| s != 0) {
+            let g = c.step(dir, s);
+            if board.is_empty(g) {
+                segments.extend((0..4).map(|d| (g, d, 5)));
+                // With `c` played, `g` has one more three: one of its own is enough to turn.
+                ring_from(board, g, levels - 1, 1, segments);
+            }
+        }
+    }
+}
+
 /// Whether `color` has any move that makes a four (a VCF needs one). Renju cells marked as
 /// possible fouls are counted without the exact check.
 pub(super) fn has_four_move(board: &Board, color: Color) -> bool {
@@ -621,4 +400,113 @@ pub(super) fn has_four_move(board: &Board, color: Color) -> bool {
     ]
     .into_iter()
     .any(|c| board.threat_count(color, c) > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::{corpora_dir, read_file, Record};
+    use crate::threat::validate::{line_holds, validate_line, ThreatKind};
+
+    /// With the defender to move against `threat` (the attacker's VCF if the defender passed):
+    /// every legal defender stone outside the candidates leaves the attacker winning at once
+    /// (the line still holds, or it failed only because a forced reply became a foul and
+    /// another VCF wins). Returns the number of cells checked.
+    fn check_outside(solver: &VctSolver, board: &mut Board, threat: &[Pos], id: &str) -> usize {
+        let defender = solver.attacker.opponent();
+        let candidates = solver.defence_candidates(board, threat);
+        let mut vcf = VcfSolver::new(14);
+        let mut outside = 0;
+        for m in board.empty_cells().clone().iter() {
+            if candidates.contains(m) || !is_legal(board, m, defender) {
+                continue;
+            }
+            board.make_move(m);
+            assert!(
+                line_holds(board, threat, ThreatKind::Vcf)
+                    || vcf.solve(board, 30, Limits::nodes(1_000_000)).is_win(),
+                "{id}: the defender's {m:?} breaks {threat:?} but is no candidate: {:?}\n{}",
+                validate_line(board, threat, ThreatKind::Vcf),
+                board.to_text()
+            );
+            board.undo();
+            outside += 1;
+        }
+        outside
+    }
+
+    fn corpus(dir: &str, file: &str) -> Vec<Record> {
+        read_file(&corpora_dir().join(dir).join(file)).expect("corpus")
+    }
+
+    /// The pruning behind [`VctSolver::defence_candidates`], on positions with short VCFs
+    /// (puzzles and engine games in renju, freestyle and standard): the defender passes, the
+    /// threat is the attacker's VCF of at most four fours.
+    #[test]
+    fn no_defence_outside_the_candidates_against_a_vcf() {
+        let (mut positions, mut outside) = (0, 0);
+        for file in [
+            "renju_vcf_puzzles_lfz084.txt",
+            "games_renju_vcf.txt",
+            "games_freestyle_vcf.txt",
+            "games_standard_vcf.txt",
+        ] {
+            for rec in corpus("vcf", file) {
+                let mut board = rec.board().unwrap();
+                let mut solver = VctSolver::new(12);
+                solver.attacker = board.side_to_move();
+                let Some(threat) = solver.find_vcf(&mut board, 4, 0) else {
+                    continue;
+                };
+                board.pass();
+                outside += check_outside(&solver, &mut board, &threat, &rec.id);
+                positions += 1;
+            }
+        }
+        assert!(
+            positions >= 500,
+            "only {positions} positions with a short VCF"
+        );
+        assert!(outside > 50_000, "only {outside} cells checked");
+    }
+
+    /// The same after every threat move the VCT search would try (open threes and fukumi
+    /// moves with a VCF of at most three fours) in renju VCT puzzles.
+    #[test]
+    fn no_defence_outside_the_candidates_after_a_threat_move() {
+        let (mut positions, mut outside) = (0, 0);
+        for rec in corpus("vct", "renju_vct_puzzles_lfz084.txt")
+            .iter()
+            .step_by(5)
+        {
+            let mut board = rec.board().unwrap();
+            let mut solver = VctSolver::new(12);
+            solver.set_threat_limit(3);
+            solver.attacker = board.side_to_move();
+            for a in solver.attacker_moves(&mut board) {
+                board.make_move(a);
+                let threat = match board
+                    .threat_cells(solver.attacker, ThreatClass::Flex4)
+                    .first()
+                {
+                    Some(f) => Some(vec![f]),
+                    None => {
+                        board.pass();
+                        let t = solver.find_vcf(&mut board, 3, 0);
+                        board.pass();
+                        t
+                    }
+                };
+                if let Some(threat) = threat {
+                    if !board.has_five_point(solver.attacker.opponent()) {
+                        outside += check_outside(&solver, &mut board, &threat, &rec.id);
+                        positions += 1;
+                    }
+                }
+                board.undo();
+            }
+        }
+        assert!(positions >= 500, "only {positions} threat positions");
+        assert!(outside > 50_000, "only {outside} cells checked");
+    }
 }
