@@ -450,9 +450,13 @@ impl VctSolver {
         let Expansion::Children(moves) = self.expand_defend(board, depth) else {
             return None;
         };
+        // Every searched defence of a proven node is proven: show the one nearest the
+        // attacker's last stone, the natural answer.
+        let last = board.last_move();
         moves
             .into_iter()
-            .find(|&m| self.dfpn.get(self.node_key(board.hash_after(m), depth)).0 == 0)
+            .filter(|&m| self.dfpn.get(self.node_key(board.hash_after(m), depth)).0 == 0)
+            .min_by_key(|&m| last.map_or(0, |l| m.x().abs_diff(l.x()).max(m.y().abs_diff(l.y()))))
     }
 }
 

@@ -331,7 +331,9 @@ impl VctSolver {
         let threat = self.find_vcf(board, self.threat_limit, 0);
         board.pass();
         let threat = threat?;
-        let mut fallback = None;
+        // With no answer, the line shows the defender taking the threat's first cell.
+        let mut fallback = (board.is_empty(threat[0]) && is_legal(board, threat[0], defender))
+            .then_some(threat[0]);
         for m in self.defence_candidates(board, &threat).iter() {
             if !is_legal(board, m, defender) {
                 continue;
