@@ -33,8 +33,8 @@ impl ThreatProbe {
         }
     }
 
-    /// The solvers, built on first use at the current size (a quarter of the bytes to each
-    /// fixed table, half to the df-pn table).
+    /// The solvers, built on first use at the current size (a quarter of the bytes to the VCF
+    /// solver's table, a thirty-second to the VCT solver's probe table, half to its df-pn table).
     fn solvers(&mut self) -> &mut (VcfSolver, VctSolver) {
         let bytes = self.table_bytes.max(64 << 10);
         self.solvers.get_or_insert_with(|| {
