@@ -3,8 +3,10 @@
 //! * no arguments: the brain, speaking the Gomocup protocol on stdin / stdout (`protocol.md`).
 //!   Hidden flags for tests and the match runner: `--weak random` (uniformly random legal moves),
 //!   `--seed N` (its seed; default from the clock), `--think-ms N` (longest time the first player
-//!   keeps a non-forced move, default 250).
+//!   keeps a non-forced move, default 250), `--no-threat-probe` (no VCF/VCT win probe).
 //! * `demo`: watch the brain play itself through its own protocol, board printed after each move.
+//! * `solve`: the VCF / VCT solvers over corpus positions or move lists.
+//! * `match`, `selfplay`: tournaments between Gomocup brains, and this build against itself.
 //! * `bench`: the rules core's speed.
 //! * `protocol-bench` (hidden): START→OK and END→exit latency, time overshoot.
 

@@ -397,8 +397,9 @@ fn every_reply_loses(
 fn lfz_white_three_move_items_without_a_three_move_win() {
     // Two 白先三手詰 ("white to move, win in three") items on which the VCT solver answers
     // nowin under every threat limit. An exhaustive check that uses only the rules core and
-    // the VCF solver agrees: no white move has, against every black reply, a second move
-    // that leaves black no defence against a VCF. The source items are probably
+    // the VCF solver agrees: no white move near the stones has, against every black reply
+    // (anywhere), a second move near the stones that leaves black no defence against a VCF
+    // (a move two or more cells from every stone cannot make a winning shape in two moves). The source items are probably
     // mis-transcribed; README lists them.
     let records = read_file(
         &corpora_dir()

@@ -2,7 +2,7 @@
 //!
 //! A search stops at the hard deadline of its [`TimeBudget`] (counted from the receipt of the
 //! triggering line) or as soon as the session raises the stop flag (`YXSTOP`, `STOP`,
-//! `INFO timeout_turn 0`, `END`). Players call [`SearchControl::should_stop`] often — at least
+//! `INFO timeout_turn 0`; `END` ends the whole process at once). Players call [`SearchControl::should_stop`] often — at least
 //! every millisecond of work — so that the move is out less than 10 ms after either event.
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -5,8 +5,9 @@
 //! 1. **Own five** → play it (five beats a renju foul).
 //! 2. **Opponent's five point** → block it (a non-foul block; if every block is a foul for black,
 //!    fall through: a foul loses at once, an unblocked five only if the opponent sees it).
-//! 3. **VCF seam** → if a [`WinProbe`] is installed and finds a forced win, play its first move.
-//!    (The threat-space solvers live in `src/threat/`; this player does not search.)
+//! 3. **Win probe** → if a [`WinProbe`] is installed and finds a forced win, play its first move
+//!    (the brain installs `src/threat/probe.rs`: a VCF, then a VCT; this player itself does not
+//!    search).
 //! 4. **Score every candidate** (empty cells within two of a stone; the centre on an empty board):
 //!    `ATTACK[threat(c, me)] + DEFENCE[threat(c, opp)]`, ties broken by nearby stones and then by
 //!    the distance to the centre. The tables order the cases a one-ply player must get right: an
@@ -25,7 +26,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::legal::{centre, centre_distance, is_foul, safe_moves};
+use super::legal::{centre, centre_distance, is_foul, is_safe, safe_moves};
 use super::{Player, SearchControl, SearchInfo, SearchOutcome};
 use crate::core::{Board, Color, Pos, ThreatClass};
 
@@ -68,8 +69,8 @@ const DEFENCE: [i64; 14] = [
     5_000_000, // Five
 ];
 
-/// A forced-win finder called before the one-ply scoring: the seam where the VCF solver of
-/// `src/threat/` plugs in (`FirstPlayer::with_probe`).
+/// A forced-win finder called before the one-ply scoring: the seam where the VCF and VCT
+/// solvers of `src/threat/` plug in (`FirstPlayer::with_probe`).
 pub trait WinProbe: Send {
     /// The first move of a forced win for the side to move, if one is found before
     /// `control.should_stop()`. The board must be left as it was found.
@@ -134,11 +135,6 @@ impl FirstPlayer {
         self
     }
 
-    /// The think cap.
-    pub fn think_cap(&self) -> Duration {
-        self.think_cap
-    }
-
     /// The move this player makes, without waiting: `(move, score, cells scored, forced)`.
     fn decide(&mut self, board: &mut Board, control: &SearchControl) -> (Pos, i64, u64, bool) {
         let me = board.side_to_move();
@@ -155,7 +151,7 @@ impl FirstPlayer {
         }
         if let Some(probe) = self.probe.as_mut() {
             if let Some(p) = probe.find_win(board, control) {
-                if board.pos(p.x(), p.y()) == Some(p) && board.is_empty(p) && !is_foul(board, p) {
+                if is_safe(board, p) {
                     return (p, ATTACK[ThreatClass::Five as usize] / 2, 1, true);
                 }
             }

@@ -4,7 +4,8 @@
 //!   [`Board`], under a [`SearchControl`] (deadline + stop flag), sized by a [`MemoryBudget`].
 //!   The real alpha-beta search will implement it; until then:
 //! * [`FirstPlayer`] ([`first_player`]): one-ply play by the core's threat classes (wins, blocks
-//!   fives, never plays an avoidable renju foul), with a seam for a VCF probe ([`WinProbe`]).
+//!   fives, never plays an avoidable renju foul), with a seam for a VCF/VCT win probe
+//!   ([`WinProbe`]).
 //! * [`RandomPlayer`] ([`random_player`]): a uniformly random legal non-foul move (the hidden
 //!   `--weak random` mode the match runner's tests use).
 //! * [`legal`]: the legality helpers every player and the session's safety net share.

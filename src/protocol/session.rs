@@ -497,12 +497,8 @@ impl<W: Write> Session<W> {
                 }
                 None => self.error("RESTART: START expected first"),
             },
-            Command::Begin | Command::YxNBest(_) => {
-                if self.position.is_none() {
-                    return self.error("START expected first");
-                }
-                self.start_search(received)
-            }
+            // `start_search` answers "START expected first" without a board.
+            Command::Begin | Command::YxNBest(_) => self.start_search(received),
             Command::Turn(at) => {
                 let rule = self.rule();
                 let Some(pos) = self.position.as_mut() else {

@@ -1,7 +1,8 @@
-//! Depth-first proof-number search (df-pn) for the VCT solver when the depth is not bounded:
-//! the effort goes to the attacker moves that are closest to a proof and the defences that
-//! are closest to a refutation, instead of every move to a fixed depth. Node expansion (which
-//! moves threaten, which defences are worth searching) is the VCT solver's own.
+//! Depth-first proof-number search (df-pn), the VCT solver's search: the effort goes to the
+//! attacker moves that are closest to a proof and the defences that are closest to a
+//! refutation. With quintet's depth bound the remaining depth is part of each position's key.
+//! Node expansion (which moves threaten, which defences are worth searching) is the VCT
+//! solver's own.
 
 use super::limits::SolveOutcome;
 use super::moves::{five_point, is_legal, MoveList};
@@ -12,7 +13,8 @@ use ahash::AHashMap;
 
 /// Proof and disproof numbers at or above this are infinite.
 const INF: u32 = 1 << 30;
-/// Entries kept before the table is emptied (bounds memory at roughly 64 MiB).
+/// Entries kept before the table is emptied (about 128 bytes each with their move lists, so
+/// roughly 256 MiB, more while the maps grow).
 const MAX_ENTRIES: usize = 2_000_000;
 
 /// What the table knows of one position.
@@ -93,10 +95,21 @@ impl VctSolver {
     /// `depth` bounds the attacker's moves when every move counts
     /// ([`VctSolver::set_count_all_moves`]); it is ignored otherwise.
     pub(super) fn dfpn_solve(&mut self, board: &mut Board, depth: u32) -> SolveOutcome {
+        match self.dfpn_prove(board, depth) {
+            SolveOutcome::Win(_) => SolveOutcome::Win(self.dfpn_line(board)),
+            other => other,
+        }
+    }
+
+    /// [`VctSolver::dfpn_solve`] without the principal line: a win holds only its first move
+    /// (read from the table, so it costs nothing after the proof).
+    pub(super) fn dfpn_prove(&mut self, board: &mut Board, depth: u32) -> SolveOutcome {
         self.root_depth = depth;
         let (pn, _) = self.mid(board, INF, INF, true, depth);
         if pn == 0 {
-            SolveOutcome::Win(self.dfpn_line(board))
+            let root = self.dfpn.nodes.get(&self.node_key(board.hash(), depth));
+            let first = root.map(|n| Pos(n.best)).filter(|p| p.0 != 0);
+            SolveOutcome::Win(first.into_iter().collect())
         } else if self.aborted || self.truncated {
             // A probe cut short by its budget may have hidden a threat: no final disproof.
             SolveOutcome::Unknown
@@ -249,20 +262,22 @@ impl VctSolver {
         }
         let key = self.node_key(board.hash(), depth);
         let expansion = match self.dfpn.children.get(&key) {
-            Some(moves) => Expansion::Children(moves.clone()),
-            None if attack => self.expand_attack(board, depth),
-            None => self.expand_defend(board, depth),
+            Some(moves) => Ok(moves.clone()),
+            None if attack => Err(self.expand_attack(board, depth)),
+            None => Err(self.expand_defend(board, depth)),
         };
+        // Ok: moves cached by an earlier visit; Err: a fresh expansion.
         let moves = match expansion {
-            Expansion::Proven(best, by_vcf) => {
+            Ok(moves) => moves,
+            Err(Expansion::Proven(best, by_vcf)) => {
                 self.dfpn.put(key, 0, INF, best, by_vcf);
                 return (0, INF);
             }
-            Expansion::Disproven => {
+            Err(Expansion::Disproven) => {
                 self.dfpn.put(key, INF, 0, None, false);
                 return (INF, 0);
             }
-            Expansion::Children(moves) => {
+            Err(Expansion::Children(moves)) => {
                 if self.dfpn.children.len() >= self.dfpn.max_entries {
                     self.dfpn.children.clear();
                 }
@@ -335,8 +350,9 @@ impl VctSolver {
         }
     }
 
-    /// The principal line of a proof: the attacker's proving moves, the defender's first
-    /// proven defence, and the VCF that finishes it.
+    /// The principal line of a proof: the attacker's proving moves, the proven defence nearest
+    /// the attacker's last stone, and the VCF that finishes it. Runs without limits (the proof
+    /// is done); players that need only the first move use [`VctSolver::dfpn_prove`].
     fn dfpn_line(&mut self, board: &mut Board) -> Vec<Pos> {
         let attacker = self.attacker;
         let defender = attacker.opponent();
@@ -370,7 +386,7 @@ impl VctSolver {
                     }
                     None => {
                         // Finish with a VCF (a VCF-proven node, or a defence that lost at once).
-                        // The shortest VCF (iterative deepening), not the probes' first.
+                        // A short VCF (iterative deepening), not the probes' first.
                         let vcf = self.vcf.solve(board, 200, super::limits::Limits::default());
                         if let SolveOutcome::Win(vcf) = vcf {
                             line.extend(vcf);

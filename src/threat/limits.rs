@@ -25,8 +25,8 @@ impl Limits {
         }
     }
 
-    /// Whether the search must stop after `nodes` nodes (the clock is read by the caller only
-    /// every few hundred nodes).
+    /// Whether the search must stop after `nodes` nodes (the caller reads the clock only every
+    /// so many nodes: 64 in the VCT search, 1024 in the VCF solver).
     #[inline]
     pub fn exceeded(&self, nodes: u64, check_clock: bool) -> bool {
         if self.max_nodes != 0 && nodes >= self.max_nodes {

@@ -69,7 +69,7 @@ impl WinProbe for ThreatProbe {
         if soft < Duration::from_millis(20) {
             return None;
         }
-        match vct.solve(board, 200, limits(2)) {
+        match vct.solve_first_move(board, 200, limits(2)) {
             SolveOutcome::Win(line) => line.first().copied(),
             _ => None,
         }

@@ -91,7 +91,7 @@ impl VcfSolver {
 
     /// Like [`VcfSolver::solve`] but in one pass at full depth, without iterative deepening:
     /// cheaper for the many small probes of the VCT search, though the line found may be
-    /// longer than the shortest.
+    /// longer than the one `solve` finds.
     pub fn solve_direct(
         &mut self,
         board: &mut Board,

@@ -105,6 +105,23 @@ impl VctSolver {
     /// Searches a VCT for the side to move, within `max_threats` attacker moves when every
     /// move counts (see [`VctSolver::set_count_all_moves`]). The board is returned unchanged.
     pub fn solve(&mut self, board: &mut Board, max_threats: u32, limits: Limits) -> SolveOutcome {
+        self.start(board, limits);
+        self.dfpn_solve(board, max_threats.clamp(1, 200))
+    }
+
+    /// Like [`VctSolver::solve`], but a win comes back as its first move only, with no
+    /// principal line built after the proof: for players, whose clock also covers that work.
+    pub fn solve_first_move(
+        &mut self,
+        board: &mut Board,
+        max_threats: u32,
+        limits: Limits,
+    ) -> SolveOutcome {
+        self.start(board, limits);
+        self.dfpn_prove(board, max_threats.clamp(1, 200))
+    }
+
+    fn start(&mut self, board: &Board, limits: Limits) {
         self.nodes = 0;
         self.next_clock_check = 0;
         self.limits = limits;
@@ -112,7 +129,6 @@ impl VctSolver {
         self.truncated = false;
         self.attacker = board.side_to_move();
         self.set_salt(board);
-        self.dfpn_solve(board, max_threats.clamp(1, 200))
     }
 
     /// The same position is an attacker node for one colour and a defender node for the
@@ -435,6 +451,43 @@ mod tests {
             outside += 1;
         }
         outside
+    }
+
+    /// The players' entry: the same proofs as `solve`, with the line's first move.
+    #[test]
+    fn first_move_agrees_with_the_principal_line() {
+        let mut proved = 0;
+        for rec in corpus("vct", "renju_vct_puzzles_lfz084.txt")
+            .iter()
+            .step_by(100)
+        {
+            let mut board = rec.board().unwrap();
+            let mut solver = VctSolver::new(14);
+            solver.set_threat_limit(3);
+            let first = solver.solve_first_move(&mut board, 200, Limits::nodes(100_000));
+            let mut again = VctSolver::new(14);
+            again.set_threat_limit(3);
+            let full = again.solve(&mut board, 200, Limits::nodes(100_000));
+            match (first, full) {
+                (SolveOutcome::Win(first), SolveOutcome::Win(line)) => {
+                    assert_eq!(first.len(), 1, "{}", rec.id);
+                    let m = first[0];
+                    let me = board.side_to_move();
+                    assert!(
+                        board.is_empty(m) && is_legal(&mut board, m, me),
+                        "{}",
+                        rec.id
+                    );
+                    // A root proved by a VCF may show another VCF's first four in its line.
+                    if !board.threat(line[0], board.side_to_move()).is_four() {
+                        assert_eq!(m, line[0], "{}", rec.id);
+                    }
+                    proved += 1;
+                }
+                (a, b) => assert_eq!(a.is_win(), b.is_win(), "{}", rec.id),
+            }
+        }
+        assert!(proved >= 20, "only {proved} proved");
     }
 
     fn corpus(dir: &str, file: &str) -> Vec<Record> {

@@ -180,8 +180,7 @@ pub fn play_game(
     game_index: usize,
     stop: &AtomicBool,
 ) -> Result<GameReport, Aborted> {
-    let [black, white] = players;
-    let mut seats = [black, white];
+    let mut seats = players;
     let board = Board::new(settings.size, settings.size, settings.rule)
         .expect("board size is validated with the settings");
     let mut record = GameRecord::new(
@@ -306,14 +305,13 @@ pub fn play_game(
                 game.record.moves.push((p.x(), p.y()));
                 game.record.move_times_ms.push(used.as_millis() as u64);
                 let mover = if color == Color::Black { "X" } else { "O" };
+                game.board.make_move(p);
                 match verdict {
                     MoveVerdict::Wins => {
-                        game.board.make_move(p);
                         game.show(&format!("{mover} {},{} wins", p.x(), p.y()));
                         return Ok(game.finish(winner_of(color), ResultReason::Five, None, None));
                     }
                     MoveVerdict::Foul => {
-                        game.board.make_move(p);
                         game.show(&format!("{mover} {},{} is a foul", p.x(), p.y()));
                         return Ok(game.finish(
                             loser_result(color),
@@ -323,7 +321,6 @@ pub fn play_game(
                         ));
                     }
                     MoveVerdict::Continues => {
-                        game.board.make_move(p);
                         game.show(&format!(
                             "move {}: {mover} {},{} ({} ms)",
                             game.board.stone_count(),

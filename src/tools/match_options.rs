@@ -309,11 +309,24 @@ impl MatchConfig {
                 let pairs = (c.games * c.rounds).div_ceil(2);
                 let mut v = Vec::new();
                 let mut s = seed;
+                // Openings that already decide the game are redrawn; some requests (say, as
+                // many stones as the board has cells) can never be met.
+                let mut fruitless = 0;
                 while v.len() < pairs {
+                    let before = v.len();
                     for o in random_openings(pairs - v.len(), c.random_openings, c.size, 3, s) {
                         if check_opening(&o, c.size, rule).is_ok() {
                             v.push(o);
                         }
+                    }
+                    fruitless = if v.len() == before { fruitless + 1 } else { 0 };
+                    if fruitless >= 100 {
+                        bail!(
+                            "cannot draw {pairs} playable openings of {} stones on {}x{}",
+                            c.random_openings,
+                            c.size,
+                            c.size
+                        );
                     }
                     s = s.wrapping_add(1);
                 }
@@ -543,5 +556,21 @@ mod tests {
         .unwrap();
         assert_eq!(c.openings.len(), 5);
         assert!(c.openings.iter().all(|o| o.len() == 3));
+    }
+
+    #[test]
+    fn impossible_random_openings_are_an_error_not_a_hang() {
+        // 25 stones fill a 5x5 board: no such opening leaves a game to play.
+        let c = cfg(&[
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--size",
+            "5",
+            "--random-openings",
+            "25",
+        ]);
+        assert!(c.is_err());
     }
 }

@@ -1,7 +1,7 @@
 //! `pbrain-tianyuan match` / `selfplay`: runs a whole tournament.
 //!
-//! * Engines without a name given are started once up front and asked `ABOUT` for their name
-//!   (which also proves the command works before any game).
+//! * Every engine is started once up front and asked `ABOUT` (which proves its command works
+//!   before any game); its ABOUT name is used unless a name was given.
 //! * `concurrency` worker threads take the [`schedule`](super::schedule) jobs in order; each
 //!   keeps its own processes, reusing them from game to game (START again, as c-gomoku-cli) and
 //!   restarting one that crashed or was killed for a time-out. Every wait of a worker has a

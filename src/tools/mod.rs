@@ -1,8 +1,8 @@
 //! Running matches between Gomocup protocol brains: the building blocks and the
 //! `pbrain-tianyuan match` / `selfplay` subcommands built from them.
 //!
-//! The building blocks know nothing of the rules; the match runner puts them together with
-//! the rules core for adjudication.
+//! The building blocks other than [`adjudication`] know nothing of the rules; adjudication
+//! judges moves with the rules core, and the match runner puts them together.
 //!
 //! * [`stats`]: Elo, LOS, pentanomial statistics and SPRT.
 //! * [`openings`]: reading opening files (c-gomoku-cli `offset` / `pos`

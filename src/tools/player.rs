@@ -39,8 +39,6 @@ pub enum MoveReply {
 pub struct Player {
     spec: EngineSpec,
     process: Option<EngineProcess>,
-    /// How many processes were started for this seat.
-    spawns: usize,
 }
 
 impl Player {
@@ -49,7 +47,6 @@ impl Player {
         Player {
             spec,
             process: None,
-            spawns: 0,
         }
     }
 
@@ -58,37 +55,24 @@ impl Player {
         &self.spec
     }
 
-    /// Number of processes started so far (1 + restarts).
-    pub fn spawns(&self) -> usize {
-        self.spawns
-    }
-
-    /// Process id of the running process, if any.
-    pub fn pid(&self) -> Option<u32> {
-        self.process.as_ref().map(EngineProcess::pid)
-    }
-
     /// Makes sure a live process exists: starts one (then `ABOUT`, answered or not by
-    /// `about_wait`) if there is none or the last one is gone. Returns the ABOUT line's `name`
-    /// for a fresh process that gave one.
-    pub fn ensure_running(&mut self, about_wait: Duration) -> Result<Option<String>, EngineError> {
+    /// `about_wait`) if there is none or the last one is gone.
+    pub fn ensure_running(&mut self, about_wait: Duration) -> Result<(), EngineError> {
         if let Some(p) = &mut self.process {
             if p.is_alive() {
-                return Ok(None);
+                return Ok(());
             }
         }
         self.process = None;
         let mut config = EngineConfig::new(self.spec.command.clone());
         config.stderr = StderrMode::Discard;
         let mut process = EngineProcess::spawn(&config)?;
-        self.spawns += 1;
-        let name = match process.about(Instant::now() + about_wait) {
-            Ok(about) => about.get("name").cloned(),
-            Err(EngineError::Timeout) => None,
+        match process.about(Instant::now() + about_wait) {
+            Ok(_) | Err(EngineError::Timeout) => {}
             Err(e) => return Err(e),
-        };
+        }
         self.process = Some(process);
-        Ok(name)
+        Ok(())
     }
 
     fn process(&mut self) -> Result<&mut EngineProcess, EngineError> {
