@@ -7,9 +7,10 @@
 use super::limits::SolveOutcome;
 use super::moves::{five_point, is_legal, MoveList};
 use super::validate::{line_holds, ThreatKind};
-use super::vct::{has_four_move, VctSolver, FREE_VCF_FOURS, VCF_PROBE_NODES};
+use super::vct::{has_four_move, threat_breakers, VctSolver, FREE_VCF_FOURS, VCF_PROBE_NODES};
 use crate::core::{Board, Pos, ThreatClass};
 use ahash::AHashMap;
+use smallvec::SmallVec;
 
 /// Proof and disproof numbers at or above this are infinite.
 const INF: u32 = 1 << 30;
@@ -67,6 +68,13 @@ impl DfpnTable {
         self.nodes.get(&key).map_or((1, 1), |n| (n.pn, n.dn))
     }
 
+    /// Whether the next new entry makes a map reallocate (and move every entry) or empties
+    /// the full table: either can take milliseconds.
+    pub(super) fn pauses_next(&self) -> bool {
+        self.nodes.len() >= self.nodes.capacity().min(self.max_entries)
+            || self.children.len() >= self.children.capacity().min(self.max_entries)
+    }
+
     fn put(&mut self, key: u64, pn: u32, dn: u32, best: Option<Pos>, by_vcf: bool) {
         if self.nodes.len() >= self.max_entries && !self.nodes.contains_key(&key) {
             self.clear();
@@ -105,16 +113,17 @@ impl VctSolver {
     /// (read from the table, so it costs nothing after the proof).
     pub(super) fn dfpn_prove(&mut self, board: &mut Board, depth: u32) -> SolveOutcome {
         self.root_depth = depth;
-        let (pn, _) = self.mid(board, INF, INF, true, depth);
+        let (pn, dn) = self.mid(board, INF, INF, true, depth);
         if pn == 0 {
             let root = self.dfpn.nodes.get(&self.node_key(board.hash(), depth));
             let first = root.map(|n| Pos(n.best)).filter(|p| p.0 != 0);
             SolveOutcome::Win(first.into_iter().collect())
-        } else if self.aborted || self.truncated {
-            // A probe cut short by its budget may have hidden a threat: no final disproof.
-            SolveOutcome::Unknown
-        } else {
+        } else if dn == 0 && !self.aborted && !self.truncated {
             SolveOutcome::NoWin
+        } else {
+            // Out of budget, or a probe cut short by its budget may have hidden a threat: no
+            // final disproof.
+            SolveOutcome::Unknown
         }
     }
 
@@ -165,11 +174,12 @@ impl VctSolver {
             FREE_VCF_FOURS
         };
         if has_four_move(board, attacker) {
-            if let Some(line) = self.find_vcf(board, vcf_fours, VCF_PROBE_NODES) {
+            if let Some(line) = self.probe_vcf(board, vcf_fours) {
                 return Expansion::Proven(line.first().copied(), true);
             }
         }
-        let moves = self.attacker_moves(board);
+        let mut moves = self.attacker_moves(board);
+        self.keep_answers_to_counter_vcf(board, &mut moves);
         if moves.is_empty() {
             Expansion::Disproven
         } else {
@@ -204,7 +214,7 @@ impl VctSolver {
         // A threat line longer than the moves left does not end the game at once.
         let fits = !self.count_all_moves || depth as usize >= threat.len().div_ceil(2);
         let mut children = MoveList::new();
-        for m in self.defence_candidates(board, &threat).iter() {
+        for m in threat_breakers(board, &threat, self.attacker).iter() {
             if !is_legal(board, m, defender) {
                 continue;
             }
@@ -273,6 +283,8 @@ impl VctSolver {
                 self.dfpn.put(key, 0, INF, best, by_vcf);
                 return (0, INF);
             }
+            // A probe stopped by the limits looks like "no threat": not a disproof to keep.
+            Err(Expansion::Disproven) if self.aborted => return (1, 1),
             Err(Expansion::Disproven) => {
                 self.dfpn.put(key, INF, 0, None, false);
                 return (INF, 0);
@@ -290,17 +302,21 @@ impl VctSolver {
         } else {
             depth
         };
-        let keys: Vec<u64> = moves
+        let keys: SmallVec<[u64; 32]> = moves
             .iter()
             .map(|&m| self.node_key(board.hash_after(m), child_depth))
             .collect();
         // df-pn+: unexplored attacker moves start with a proof number from their threat class,
         // so real threats are tried before quiet candidates.
-        let initial: Vec<(u32, u32)> = moves
+        let initial: SmallVec<[(u32, u32); 32]> = moves
             .iter()
             .map(|&m| {
                 if attack {
                     (initial_proof_number(board.threat(m, self.attacker)), 1)
+                } else if board.threat(m, self.attacker.opponent()).is_four() {
+                    // Counter-fours after the direct defences: the direct defences' proofs
+                    // fill the table first, and counter-four lines often transpose into them.
+                    (1, 2)
                 } else {
                     (1, 1)
                 }
@@ -315,7 +331,7 @@ impl VctSolver {
                 let (cp, cd) = self.dfpn.lookup(k).unwrap_or(initial[i]);
                 let (select, summed) = if attack { (cp, cd) } else { (cd, cp) };
                 min = min.min(select);
-                sum = (sum + summed).min(INF);
+                sum = sum_numbers(sum, summed);
                 if select < best_value {
                     second = best_value;
                     best_value = select;
@@ -335,13 +351,13 @@ impl VctSolver {
             }
             let (cthpn, cthdn) = if attack {
                 (
-                    thpn.min(second.saturating_add(1)),
+                    thpn.min(epsilon_threshold(second)),
                     child_threshold(thdn, dn, best_pair.1),
                 )
             } else {
                 (
                     child_threshold(thpn, pn, best_pair.0),
-                    thdn.min(second.saturating_add(1)),
+                    thdn.min(epsilon_threshold(second)),
                 )
             };
             board.make_move(moves[best]);
@@ -489,6 +505,26 @@ fn initial_proof_number(class: ThreatClass) -> u32 {
     }
 }
 
+/// A proof or disproof number sum: infinite only with an infinite term (a proven or
+/// disproven child), so a large sum of open children never looks like a proof.
+fn sum_numbers(a: u32, b: u32) -> u32 {
+    if a >= INF || b >= INF {
+        INF
+    } else {
+        (a + b).min(INF - 1)
+    }
+}
+
+/// The 1+ε trick (Pawlewicz and Lew): the best child may run until it is a quarter worse
+/// than the second best, not just one worse, so df-pn stops switching between siblings
+/// (each switch walks the path down again).
+fn epsilon_threshold(second: u32) -> u32 {
+    if second >= INF {
+        return INF;
+    }
+    (second + second / 4 + 1).min(INF)
+}
+
 /// A child's threshold on the summed number: the parent's threshold minus what the other
 /// children already contribute.
 fn child_threshold(parent_threshold: u32, parent_sum: u32, child_value: u32) -> u32 {
@@ -497,4 +533,23 @@ fn child_threshold(parent_threshold: u32, parent_sum: u32, child_value: u32) -> 
     }
     let others = parent_sum.saturating_sub(child_value);
     parent_threshold.saturating_sub(others).min(INF)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sums of open children stay finite however large: only a proven or disproven child
+    /// makes a sum infinite (once a saturated sum passed for a disproof of the root).
+    #[test]
+    fn sums_saturate_below_infinity() {
+        assert_eq!(sum_numbers(INF - 1, INF - 1), INF - 1);
+        assert_eq!(sum_numbers(700_000_000, 700_000_000), INF - 1);
+        assert_eq!(sum_numbers(3, 4), 7);
+        assert_eq!(sum_numbers(3, INF), INF);
+        assert_eq!(sum_numbers(INF, 0), INF);
+        assert!(epsilon_threshold(INF - 1) <= INF);
+        assert_eq!(epsilon_threshold(8), 11);
+        assert_eq!(epsilon_threshold(INF), INF);
+    }
 }

@@ -260,6 +260,6 @@ fn order_by_locality(board: &Board, moves: &mut MoveList) {
 }
 
 /// Whether `color` playing `p` makes a four in some line.
-fn makes_four(board: &Board, p: Pos, color: Color) -> bool {
+pub(super) fn makes_four(board: &Board, p: Pos, color: Color) -> bool {
     (0..4).any(|d| board.line_pattern(p, color, d).is_four())
 }

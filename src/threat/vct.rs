@@ -4,25 +4,28 @@
 //! The search itself is df-pn (`dfpn.rs`); this file holds the solver's state and its node
 //! expansion:
 //! - attacker nodes (OR): a five wins; a defender four must be blocked; otherwise a VCF probe,
-//!   then every four and every move that may threaten;
+//!   then every four and every move that may threaten — but if the defender would have a VCF
+//!   should the attacker pass, only fours and the moves that break that VCF;
 //! - defender nodes (AND): against a four, the forced block (a renju foul there loses);
 //!   against a threat, every move that breaks the attacker's threat line, and every
 //!   counter-four (the attacker must then block and the defence goes on). A defender move
 //!   that does neither loses at once, so skipping it keeps the proof sound.
 //!
 //! Which cells can break a threat line is decided from the line itself (see
-//! [`VctSolver::defence_candidates`]); tests check the pruning on every empty cell of
+//! [`threat_breakers`]); tests check the pruning on every empty cell of
 //! thousands of corpus positions.
 
 use super::limits::{Limits, SolveOutcome};
 use super::moves::{five_point, four_moves, is_legal, three_moves, MoveList};
-use super::vcf::{position_salt, VcfSolver};
+use super::validate::{line_holds, ThreatKind};
+use super::vcf::{makes_four, position_salt, VcfSolver};
 use crate::core::{Board, CellSet, Color, LinePattern, Pos, ThreatClass};
 use smallvec::SmallVec;
 
 /// Nodes between clock checks (a df-pn node may cost a few hundred board moves).
 const CLOCK_INTERVAL: u64 = 64;
-/// Node budget of the VCF probe at each attacker node.
+/// Node budget of each VCF probe of the VCT search (the attacker's shortcut at his nodes, the
+/// defender's counter-VCF there, and the threat test at the defender's nodes).
 pub(super) const VCF_PROBE_NODES: u64 = 1_000;
 /// VCF depth of the probes when fours are free.
 pub(super) const FREE_VCF_FOURS: u32 = 60;
@@ -37,7 +40,8 @@ pub struct VctSolver {
     pub(super) threat_limit: u32,
     pub(super) count_all_moves: bool,
     pub(super) vcf: VcfSolver,
-    /// Set when a VCF probe ran out of its budget: a disproof is then not final.
+    /// Set when a threat test (does the attacker threaten?) ran out of its budget: a disproof
+    /// is then not final, and the table is emptied before the next search.
     pub(super) truncated: bool,
     pub(super) dfpn: super::dfpn::DfpnTable,
     /// The depth bound of the last df-pn search (when every move counts).
@@ -122,6 +126,11 @@ impl VctSolver {
     }
 
     fn start(&mut self, board: &Board, limits: Limits) {
+        // Disproofs of a search whose threat probes were cut short may be wrong; they must
+        // not carry over into this one.
+        if self.truncated {
+            self.dfpn.clear();
+        }
         self.nodes = 0;
         self.next_clock_check = 0;
         self.limits = limits;
@@ -143,7 +152,8 @@ impl VctSolver {
     pub(super) fn tick(&mut self) -> bool {
         self.nodes += 1;
         // VCF probes add their nodes in jumps: the clock is due by count, not by multiples.
-        let check_clock = self.nodes >= self.next_clock_check;
+        // It is also read before the df-pn table grows or is emptied, which takes milliseconds.
+        let check_clock = self.nodes >= self.next_clock_check || self.dfpn.pauses_next();
         if check_clock {
             self.next_clock_check = self.nodes + CLOCK_INTERVAL;
         }
@@ -188,6 +198,48 @@ impl VctSolver {
                 None
             }
         }
+    }
+
+    /// A VCF of the side to move (either colour) within `max_fours` and the probe budget,
+    /// where a miss costs no soundness: a shortcut for the attacker (df-pn searches his fours
+    /// anyway) or a pruning test for the defender. Running out of budget therefore does not
+    /// mark the search truncated.
+    pub(super) fn probe_vcf(&mut self, board: &mut Board, max_fours: u32) -> Option<Vec<Pos>> {
+        let truncated = self.truncated;
+        let line = self.find_vcf(board, max_fours, VCF_PROBE_NODES);
+        self.truncated = truncated;
+        line
+    }
+
+    /// Keeps of the attacker's `moves` (attacker to move) his fours and the moves that break
+    /// the VCF the defender would have should the attacker pass: any other move loses to that
+    /// VCF. Without such a VCF (or when the probe runs out of budget) nothing is dropped.
+    pub(super) fn keep_answers_to_counter_vcf(&mut self, board: &mut Board, moves: &mut MoveList) {
+        let attacker = self.attacker;
+        let defender = attacker.opponent();
+        if !has_four_move(board, defender) {
+            return;
+        }
+        board.pass();
+        let counter = self.probe_vcf(board, FREE_VCF_FOURS);
+        board.pass();
+        let Some(counter) = counter else {
+            return;
+        };
+        let breakers = threat_breakers(board, &counter, defender);
+        moves.retain(|m| {
+            let m = *m;
+            if makes_four(board, m, attacker) {
+                return true;
+            }
+            if !breakers.contains(m) {
+                return false;
+            }
+            board.make_move(m);
+            let holds = line_holds(board, &counter, ThreatKind::Vcf);
+            board.undo();
+            !holds
+        });
     }
 
     /// Fours and threat candidates, the most forcing first, then near the attacker's last
@@ -243,82 +295,85 @@ impl VctSolver {
         moves.sort_by_cached_key(|&p| (rank(board.threat(p, attacker)), distance(p)));
         moves
     }
+}
 
-    /// Every cell whose stone could break the attacker's threat line `threat` (a VCF, with the
-    /// defender passing first), and the defender's own fours. A defender stone breaks the line
-    /// only by taking one of its cells, by standing in the window of one of its fours or fives
-    /// (one cell wider for caro's blocked ends), or by turning one of the defender's forced
-    /// replies into a four, which needs a line where that reply makes at least a three, or,
-    /// where the line ends on a five point that is a renju foul for black, by a black stone on
-    /// any line through that point. A white stone cannot add to black's fouls, and a black
-    /// stone that makes one of his forced replies a foul only loses faster; what is left out is
-    /// a stone that changes a foul through renju's recursive three rule at one remove.
-    pub(super) fn defence_candidates(&self, board: &mut Board, threat: &[Pos]) -> CellSet {
-        let attacker = self.attacker;
-        let defender = attacker.opponent();
-        // Line segments (cell, direction, reach) read during a replay of the threat.
-        let mut segments: SmallVec<[(Pos, usize, isize); 24]> = SmallVec::new();
-        let fouls = board.rule().has_fouls();
-        let mut played = 0;
-        board.pass();
-        for (ply, &p) in threat.iter().enumerate() {
-            if !board.is_empty(p) {
-                break;
-            }
-            if ply % 2 == 0 && attacker == Color::Black && fouls {
-                foul_ring(board, p, 2, &mut segments);
-            }
-            for dir in 0..4 {
-                if ply % 2 == 0 {
-                    let lp = board.line_pattern(p, attacker, dir);
-                    if lp.is_four() || lp == LinePattern::Five {
-                        segments.push((p, dir, 5));
-                    }
-                } else if board.line_pattern(p, defender, dir) >= LinePattern::Block3 {
-                    segments.push((p, dir, 4));
+/// Every cell whose stone could break `attacker`'s threat line `threat` (a VCF, with the
+/// defender passing first), and the defender's own fours. The attacker need not be the
+/// solver's: the solver's attacker must also break the defender's VCF threats. A defender
+/// stone breaks the line only by taking one of its cells, by standing in the window of one
+/// of its fours or fives (one cell wider for caro's blocked ends), or by turning one of the
+/// defender's forced replies into a four, which needs a line where that reply makes at
+/// least a three, or, where the line ends on a five point that is a renju foul for black,
+/// by a black stone on any line through that point. A white stone cannot add to black's
+/// fouls, and a black stone that makes one of his forced replies a foul only loses faster;
+/// what is left out is a stone that changes a foul through renju's recursive three rule at
+/// more than two removes.
+pub(super) fn threat_breakers(board: &mut Board, threat: &[Pos], attacker: Color) -> CellSet {
+    let defender = attacker.opponent();
+    // Line segments (cell, direction, reach) read during a replay of the threat.
+    let mut segments: SmallVec<[(Pos, usize, isize); 24]> = SmallVec::new();
+    let fouls = board.rule().has_fouls();
+    let mut played = 0;
+    board.pass();
+    for (ply, &p) in threat.iter().enumerate() {
+        if !board.is_empty(p) {
+            break;
+        }
+        if ply % 2 == 0 && attacker == Color::Black && fouls {
+            foul_ring(board, p, 2, &mut segments);
+        }
+        for dir in 0..4 {
+            if ply % 2 == 0 {
+                let lp = board.line_pattern(p, attacker, dir);
+                if lp.is_four() || lp == LinePattern::Five {
+                    segments.push((p, dir, 5));
                 }
-            }
-            board.make_move(p);
-            played += 1;
-        }
-        // A line that ends on a five point black may not take: a black stone on any line
-        // through that point can make it legal.
-        if defender == Color::Black && fouls {
-            let fives: MoveList = board
-                .threat_cells(attacker, ThreatClass::Five)
-                .iter()
-                .collect();
-            for f in fives {
-                segments.extend((0..4).map(|dir| (f, dir, 5)));
-                foul_ring(board, f, 2, &mut segments);
+            } else if board.line_pattern(p, defender, dir) >= LinePattern::Block3 {
+                segments.push((p, dir, 4));
             }
         }
-        for _ in 0..played {
-            board.undo();
+        board.make_move(p);
+        played += 1;
+    }
+    // A line that ends on a five point black may not take: a black stone on any line
+    // through that point can make it legal.
+    if defender == Color::Black && fouls {
+        let fives: MoveList = board
+            .threat_cells(attacker, ThreatClass::Five)
+            .iter()
+            .collect();
+        for f in fives {
+            segments.extend((0..4).map(|dir| (f, dir, 5)));
+            foul_ring(board, f, 2, &mut segments);
         }
-        board.pass();
-        let mut cells = CellSet::EMPTY;
-        for &p in threat {
-            if board.is_empty(p) {
-                cells.insert(p);
-            }
-        }
-        for (p, dir, reach) in segments {
-            for s in -reach..=reach {
-                let q = p.step(dir, s);
-                if board.is_empty(q) {
-                    cells.insert(q);
-                }
-            }
-        }
-        let mut fours = MoveList::new();
-        four_moves(board, defender, &mut fours);
-        for p in fours {
+    }
+    for _ in 0..played {
+        board.undo();
+    }
+    board.pass();
+    let mut cells = CellSet::EMPTY;
+    for &p in threat {
+        if board.is_empty(p) {
             cells.insert(p);
         }
-        cells
     }
+    for (p, dir, reach) in segments {
+        for s in -reach..=reach {
+            let q = p.step(dir, s);
+            if board.is_empty(q) {
+                cells.insert(q);
+            }
+        }
+    }
+    let mut fours = MoveList::new();
+    four_moves(board, defender, &mut fours);
+    for p in fours {
+        cells.insert(p);
+    }
+    cells
+}
 
+impl VctSolver {
     /// The defender's move in a principal line: `None` where the line ends (the defender can
     /// make five, or cannot stop the attacker's five), the forced block against a four, and
     /// otherwise `choose`'s answer to the threat.
@@ -350,7 +405,7 @@ impl VctSolver {
         // With no answer, the line shows the defender taking the threat's first cell.
         let mut fallback = (board.is_empty(threat[0]) && is_legal(board, threat[0], defender))
             .then_some(threat[0]);
-        for m in self.defence_candidates(board, &threat).iter() {
+        for m in threat_breakers(board, &threat, self.attacker).iter() {
             if !is_legal(board, m, defender) {
                 continue;
             }
@@ -432,7 +487,7 @@ mod tests {
     /// another VCF wins). Returns the number of cells checked.
     fn check_outside(solver: &VctSolver, board: &mut Board, threat: &[Pos], id: &str) -> usize {
         let defender = solver.attacker.opponent();
-        let candidates = solver.defence_candidates(board, threat);
+        let candidates = threat_breakers(board, threat, solver.attacker);
         let mut vcf = VcfSolver::new(14);
         let mut outside = 0;
         for m in board.empty_cells().clone().iter() {
@@ -451,6 +506,60 @@ mod tests {
             outside += 1;
         }
         outside
+    }
+
+    /// The attacker's moves dropped because the defender would have a VCF should the
+    /// attacker pass: after each, the defender (to move) has a VCF indeed. Positions: VCF
+    /// corpora (renju puzzles, engine games in three rules) with the side that has the VCF
+    /// made the defender by a pass.
+    #[test]
+    fn dropped_moves_lose_to_the_counter_vcf() {
+        let (mut positions, mut dropped) = (0, 0);
+        let mut vcf = VcfSolver::new(16);
+        for file in [
+            "renju_vcf_puzzles_lfz084.txt",
+            "games_renju_vcf.txt",
+            "games_freestyle_vcf.txt",
+            "games_standard_vcf.txt",
+        ] {
+            for rec in corpus("vcf", file).iter().step_by(4) {
+                let mut board = rec.board().unwrap();
+                board.pass();
+                let mut solver = VctSolver::new(12);
+                solver.attacker = board.side_to_move();
+                let all: MoveList = board
+                    .candidates()
+                    .iter()
+                    .filter(|&m| board.is_empty(m))
+                    .collect();
+                let mut kept = all.clone();
+                solver.keep_answers_to_counter_vcf(&mut board, &mut kept);
+                if kept.len() == all.len() {
+                    continue;
+                }
+                positions += 1;
+                for &m in all.iter().filter(|m| !kept.contains(m)) {
+                    if !is_legal(&mut board, m, solver.attacker) {
+                        continue;
+                    }
+                    board.make_move(m);
+                    assert!(
+                        vcf.solve(&mut board, 200, Limits::nodes(2_000_000))
+                            .is_win(),
+                        "{}: {m:?} was dropped but the defender has no VCF after it\n{}",
+                        rec.id,
+                        board.to_text()
+                    );
+                    board.undo();
+                    dropped += 1;
+                }
+            }
+        }
+        assert!(
+            positions >= 300,
+            "only {positions} positions with a counter VCF"
+        );
+        assert!(dropped > 10_000, "only {dropped} moves dropped");
     }
 
     /// The players' entry: the same proofs as `solve`, with the line's first move.
@@ -494,7 +603,7 @@ mod tests {
         read_file(&corpora_dir().join(dir).join(file)).expect("corpus")
     }
 
-    /// The pruning behind [`VctSolver::defence_candidates`], on positions with short VCFs
+    /// The pruning behind [`threat_breakers`], on positions with short VCFs
     /// (puzzles and engine games in renju, freestyle and standard): the defender passes, the
     /// threat is the attacker's VCF of at most four fours.
     #[test]
