@@ -9,9 +9,14 @@ use tianyuan::corpus::{corpora_dir, read_file, Record};
 use tianyuan::threat::validate::{validate_line, ThreatKind};
 use tianyuan::threat::{Limits, SolveOutcome, VcfSolver, VctSolver};
 
+/// A file of `../shared/corpora/<dir>/`.
+fn corpus_file(dir: &str, name: &str) -> Vec<Record> {
+    read_file(&corpora_dir().join(dir).join(name))
+        .expect("corpus file (is ../shared/corpora there?)")
+}
+
 fn vcf_file(name: &str) -> Vec<Record> {
-    let records = read_file(&corpora_dir().join("vcf").join(name))
-        .expect("corpus file (is ../shared/corpora there?)");
+    let records = corpus_file("vcf", name);
     assert!(!records.is_empty(), "{name} is empty");
     records
 }
@@ -87,8 +92,7 @@ fn vct_quintet_cases_exact() {
     // of the long benchmark VCTs proved within the node budget. The other two are not proved
     // yet, but must never be called lost: a df-pn whose summed disproof numbers saturated
     // once answered nowin on the L12 one.
-    let records =
-        read_file(&corpora_dir().join("vct").join("renju_vct_quintet.txt")).expect("corpus");
+    let records = corpus_file("vct", "renju_vct_quintet.txt");
     let unsolved = [
         "qt-bench-vct-unstable-win-L12",
         "qt-bench-vct-small-but-long-win-L255",
@@ -120,12 +124,7 @@ fn vct_quintet_cases_exact() {
 fn vct_quintet_game_cases_no_contradiction() {
     // 85 positions from Rapfi vs quintet-ai games with quintet's answers at its limits
     // (threat_limit 2): no claim may contradict them, and most are decided within the budget.
-    let records = read_file(
-        &corpora_dir()
-            .join("vct")
-            .join("renju_vct_quintet_games.txt"),
-    )
-    .expect("corpus");
+    let records = corpus_file("vct", "renju_vct_quintet_games.txt");
     assert_eq!(records.len(), 85);
     let mut solver = VctSolver::new(20);
     solver.set_count_all_moves(true);
@@ -156,12 +155,7 @@ fn vct_quintet_game_cases_no_contradiction() {
 fn vct_puzzles_sample_rate_and_soundness() {
     // Every 40th puzzle of the 2986 (lfz084), node-limited: claimed wins must validate, no
     // puzzle may be declared lost, and most must be proved within the budget.
-    let records = read_file(
-        &corpora_dir()
-            .join("vct")
-            .join("renju_vct_puzzles_lfz084.txt"),
-    )
-    .expect("corpus");
+    let records = corpus_file("vct", "renju_vct_puzzles_lfz084.txt");
     assert_eq!(records.len(), 2986);
     let mut solver = VctSolver::new(20);
     solver.set_threat_limit(4);
@@ -282,14 +276,10 @@ fn own_cases_double_three_is_a_vct_in_freestyle_and_a_foul_in_renju() {
 fn vct_one_solver_for_many_positions_and_both_colours() {
     // One solver serves many positions (as `solve` and the engine use it): answers and lines
     // must not depend on what it solved before, whichever colour attacked.
-    let records = read_file(
-        &corpora_dir()
-            .join("vct")
-            .join("renju_vct_puzzles_lfz084.txt"),
-    )
-    .expect("corpus");
+    let records = corpus_file("vct", "renju_vct_puzzles_lfz084.txt");
     let mut shared = VctSolver::new(18);
     shared.set_threat_limit(4);
+    let mut compared = 0;
     for rec in records.iter().step_by(97).take(24) {
         for passed in [false, true] {
             let mut board = rec.board().unwrap();
@@ -313,21 +303,21 @@ fn vct_one_solver_for_many_positions_and_both_colours() {
                     "{} (passed: {passed})",
                     rec.id
                 );
+                compared += 1;
             }
         }
     }
+    assert!(
+        compared >= 30,
+        "only {compared} positions decided both ways"
+    );
 }
 
 #[test]
 fn vct_table_entries_do_not_cross_between_attackers() {
     // After proving a puzzle, its defender positions sit in the table. Solving one of those
     // positions as a puzzle of the other colour must not reuse them.
-    let records = read_file(
-        &corpora_dir()
-            .join("vct")
-            .join("renju_vct_puzzles_lfz084.txt"),
-    )
-    .expect("corpus");
+    let records = corpus_file("vct", "renju_vct_puzzles_lfz084.txt");
     let mut checked = 0;
     for rec in records.iter().step_by(151).take(12) {
         let mut shared = VctSolver::new(18);
@@ -401,12 +391,7 @@ fn lfz_white_three_move_items_without_a_three_move_win() {
     // no defence against a VCF (a move two or more cells from every stone cannot make a
     // winning shape in two moves). The source items are probably mis-transcribed or rely on
     // quiet moves; README lists them.
-    let records = read_file(
-        &corpora_dir()
-            .join("vct")
-            .join("renju_vct_puzzles_lfz084.txt"),
-    )
-    .expect("corpus");
+    let records = corpus_file("vct", "renju_vct_puzzles_lfz084.txt");
     let mut solver = VcfSolver::new(18);
     for id in [
         "lfz-white-win100-062",

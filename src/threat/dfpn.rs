@@ -251,10 +251,7 @@ impl VctSolver {
         } else {
             self.threat_limit
         };
-        board.pass();
-        let threat = self.find_vcf(board, threat_fours, VCF_PROBE_NODES);
-        board.pass();
-        threat
+        self.after_pass(board, |s, b| s.find_vcf(b, threat_fours, VCF_PROBE_NODES))
     }
 
     /// The df-pn "multiple iterative deepening" step: searches below this node until its
@@ -368,7 +365,7 @@ impl VctSolver {
 
     /// The principal line of a proof: the attacker's proving moves, the proven defence nearest
     /// the attacker's last stone, and the VCF that finishes it. Runs without limits (the proof
-    /// is done); players that need only the first move use [`VctSolver::dfpn_prove`].
+    /// is done); players that need only the first move use [`VctSolver::solve_first_move`].
     fn dfpn_line(&mut self, board: &mut Board) -> Vec<Pos> {
         let attacker = self.attacker;
         let defender = attacker.opponent();
@@ -548,7 +545,7 @@ mod tests {
         assert_eq!(sum_numbers(3, 4), 7);
         assert_eq!(sum_numbers(3, INF), INF);
         assert_eq!(sum_numbers(INF, 0), INF);
-        assert!(epsilon_threshold(INF - 1) <= INF);
+        assert_eq!(epsilon_threshold(INF - 1), INF);
         assert_eq!(epsilon_threshold(8), 11);
         assert_eq!(epsilon_threshold(INF), INF);
     }

@@ -1,5 +1,5 @@
 //! Threat-space search: VCF (victory by continuous fours) and VCT (victory by continuous
-//! threats: fours and open threes), the tactics the main search leans on, and the `solve`
+//! threats: fours, open threes and fukumi moves), the tactics the main search leans on, and the `solve`
 //! command built on them.
 
 pub mod dfpn;

@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 pub enum SolveKind {
     /// Victory by continuous fours.
     Vcf,
-    /// Victory by continuous threats (fours and open threes).
+    /// Victory by continuous threats (fours, open threes and, with a deeper threat limit,
+    /// fukumi moves).
     Vct,
 }
 

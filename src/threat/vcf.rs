@@ -114,7 +114,8 @@ impl VcfSolver {
     }
 
     /// Whether `color` (to move or not) has a VCF within `max_fours` fours and `max_nodes`
-    /// nodes: a cheap probe for the main search's leaves. `false` also when the budget ran out.
+    /// nodes: the cheap leaf query kept for the main search (not written yet). `false` also
+    /// when the budget ran out.
     pub fn has_vcf(
         &mut self,
         board: &mut Board,
@@ -262,4 +263,44 @@ fn order_by_locality(board: &Board, moves: &mut MoveList) {
 /// Whether `color` playing `p` makes a four in some line.
 pub(super) fn makes_four(board: &Board, p: Pos, color: Color) -> bool {
     (0..4).any(|d| board.line_pattern(p, color, d).is_four())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::{corpora_dir, read_file};
+
+    /// The leaf query answers for either colour (the one not to move by a pass) as a full
+    /// solve does, and gives the board back unchanged.
+    #[test]
+    fn has_vcf_agrees_with_solve_for_either_colour() {
+        let records =
+            read_file(&corpora_dir().join("vcf").join("games_freestyle_vcf.txt")).expect("corpus");
+        let (mut probe, mut full) = (VcfSolver::new(16), VcfSolver::new(16));
+        let (mut checked, mut wins) = (0, 0);
+        for rec in &records {
+            let mut board = rec.board().unwrap();
+            let hash = board.hash();
+            for color in [Color::Black, Color::White] {
+                let got = probe.has_vcf(&mut board, color, 30, 1_000_000);
+                assert_eq!(board.hash(), hash, "{}: board changed", rec.id);
+                let passed = board.side_to_move() != color;
+                if passed {
+                    board.pass();
+                }
+                let want = full.solve(&mut board, 30, Limits::nodes(1_000_000));
+                if passed {
+                    board.pass();
+                }
+                if want != SolveOutcome::Unknown {
+                    assert_eq!(got, want.is_win(), "{} ({color:?})", rec.id);
+                    checked += 1;
+                    wins += usize::from(got);
+                }
+            }
+        }
+        // Both answers must occur: the side to move has its VCF, the other side mostly not.
+        assert!(checked >= 100, "only {checked} decided");
+        assert!((50..checked).contains(&wins), "{wins} wins of {checked}");
+    }
 }

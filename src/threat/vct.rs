@@ -27,7 +27,7 @@ const CLOCK_INTERVAL: u64 = 64;
 /// Node budget of each VCF probe of the VCT search (the attacker's shortcut at his nodes, the
 /// defender's counter-VCF there, and the threat test at the defender's nodes).
 pub(super) const VCF_PROBE_NODES: u64 = 1_000;
-/// VCF depth of the probes when fours are free.
+/// VCF depth of the probes without a depth bound (and of the defender's counter-VCF always).
 pub(super) const FREE_VCF_FOURS: u32 = 60;
 
 /// A reusable VCT solver with its own table.
@@ -163,8 +163,8 @@ impl VctSolver {
         self.aborted
     }
 
-    /// A VCF of the attacker (to move) within `max_fours`, or `None` (also when the node budget
-    /// ran out). One pass at full depth, without the VCF solver's iterative deepening: the
+    /// A VCF of the side to move (either colour) within `max_fours`, or `None` (also when the
+    /// node budget ran out, which marks the search truncated). One pass at full depth, without the VCF solver's iterative deepening: the
     /// probes only ask whether there is one, and deepening repeats work at every step.
     pub(super) fn find_vcf(
         &mut self,
@@ -200,6 +200,19 @@ impl VctSolver {
         }
     }
 
+    /// `f` with the turn passed to the side not to move (the threat he would make if his
+    /// opponent passed), the turn given back after.
+    pub(super) fn after_pass<T>(
+        &mut self,
+        board: &mut Board,
+        f: impl FnOnce(&mut Self, &mut Board) -> T,
+    ) -> T {
+        board.pass();
+        let result = f(self, board);
+        board.pass();
+        result
+    }
+
     /// A VCF of the side to move (either colour) within `max_fours` and the probe budget,
     /// where a miss costs no soundness: a shortcut for the attacker (df-pn searches his fours
     /// anyway) or a pruning test for the defender. Running out of budget therefore does not
@@ -220,9 +233,7 @@ impl VctSolver {
         if !has_four_move(board, defender) {
             return;
         }
-        board.pass();
-        let counter = self.probe_vcf(board, FREE_VCF_FOURS);
-        board.pass();
+        let counter = self.after_pass(board, |s, b| s.probe_vcf(b, FREE_VCF_FOURS));
         let Some(counter) = counter else {
             return;
         };
@@ -398,10 +409,8 @@ impl VctSolver {
     pub(super) fn first_defence(&mut self, board: &mut Board) -> Option<Pos> {
         let attacker = self.attacker;
         let defender = attacker.opponent();
-        board.pass();
-        let threat = self.find_vcf(board, self.threat_limit, 0);
-        board.pass();
-        let threat = threat?;
+        let limit = self.threat_limit;
+        let threat = self.after_pass(board, |s, b| s.find_vcf(b, limit, 0))?;
         // With no answer, the line shows the defender taking the threat's first cell.
         let mut fallback = (board.is_empty(threat[0]) && is_legal(board, threat[0], defender))
             .then_some(threat[0]);
@@ -516,43 +525,32 @@ mod tests {
     fn dropped_moves_lose_to_the_counter_vcf() {
         let (mut positions, mut dropped) = (0, 0);
         let mut vcf = VcfSolver::new(16);
-        for file in [
-            "renju_vcf_puzzles_lfz084.txt",
-            "games_renju_vcf.txt",
-            "games_freestyle_vcf.txt",
-            "games_standard_vcf.txt",
-        ] {
-            for rec in corpus("vcf", file).iter().step_by(4) {
-                let mut board = rec.board().unwrap();
-                board.pass();
-                let mut solver = VctSolver::new(12);
-                solver.attacker = board.side_to_move();
-                let all: MoveList = board
-                    .candidates()
-                    .iter()
-                    .filter(|&m| board.is_empty(m))
-                    .collect();
-                let mut kept = all.clone();
-                solver.keep_answers_to_counter_vcf(&mut board, &mut kept);
-                if kept.len() == all.len() {
+        for rec in vcf_positions(4) {
+            let mut board = rec.board().unwrap();
+            board.pass();
+            let mut solver = VctSolver::new(12);
+            solver.attacker = board.side_to_move();
+            let all: MoveList = board.candidates().iter().collect();
+            let mut kept = all.clone();
+            solver.keep_answers_to_counter_vcf(&mut board, &mut kept);
+            if kept.len() == all.len() {
+                continue;
+            }
+            positions += 1;
+            for &m in all.iter().filter(|m| !kept.contains(m)) {
+                if !is_legal(&mut board, m, solver.attacker) {
                     continue;
                 }
-                positions += 1;
-                for &m in all.iter().filter(|m| !kept.contains(m)) {
-                    if !is_legal(&mut board, m, solver.attacker) {
-                        continue;
-                    }
-                    board.make_move(m);
-                    assert!(
-                        vcf.solve(&mut board, 200, Limits::nodes(2_000_000))
-                            .is_win(),
-                        "{}: {m:?} was dropped but the defender has no VCF after it\n{}",
-                        rec.id,
-                        board.to_text()
-                    );
-                    board.undo();
-                    dropped += 1;
-                }
+                board.make_move(m);
+                assert!(
+                    vcf.solve(&mut board, 200, Limits::nodes(2_000_000))
+                        .is_win(),
+                    "{}: {m:?} was dropped but the defender has no VCF after it\n{}",
+                    rec.id,
+                    board.to_text()
+                );
+                board.undo();
+                dropped += 1;
             }
         }
         assert!(
@@ -603,29 +601,37 @@ mod tests {
         read_file(&corpora_dir().join(dir).join(file)).expect("corpus")
     }
 
+    /// Positions with a VCF for the side to move: the renju puzzles and the engine-game
+    /// positions of renju, freestyle and standard.
+    /// Every `step`th of each file.
+    fn vcf_positions(step: usize) -> Vec<Record> {
+        [
+            "renju_vcf_puzzles_lfz084.txt",
+            "games_renju_vcf.txt",
+            "games_freestyle_vcf.txt",
+            "games_standard_vcf.txt",
+        ]
+        .into_iter()
+        .flat_map(|file| corpus("vcf", file).into_iter().step_by(step))
+        .collect()
+    }
+
     /// The pruning behind [`threat_breakers`], on positions with short VCFs
     /// (puzzles and engine games in renju, freestyle and standard): the defender passes, the
     /// threat is the attacker's VCF of at most four fours.
     #[test]
     fn no_defence_outside_the_candidates_against_a_vcf() {
         let (mut positions, mut outside) = (0, 0);
-        for file in [
-            "renju_vcf_puzzles_lfz084.txt",
-            "games_renju_vcf.txt",
-            "games_freestyle_vcf.txt",
-            "games_standard_vcf.txt",
-        ] {
-            for rec in corpus("vcf", file) {
-                let mut board = rec.board().unwrap();
-                let mut solver = VctSolver::new(12);
-                solver.attacker = board.side_to_move();
-                let Some(threat) = solver.find_vcf(&mut board, 4, 0) else {
-                    continue;
-                };
-                board.pass();
-                outside += check_outside(&solver, &mut board, &threat, &rec.id);
-                positions += 1;
-            }
+        for rec in vcf_positions(1) {
+            let mut board = rec.board().unwrap();
+            let mut solver = VctSolver::new(12);
+            solver.attacker = board.side_to_move();
+            let Some(threat) = solver.find_vcf(&mut board, 4, 0) else {
+                continue;
+            };
+            board.pass();
+            outside += check_outside(&solver, &mut board, &threat, &rec.id);
+            positions += 1;
         }
         assert!(
             positions >= 500,
@@ -654,12 +660,7 @@ mod tests {
                     .first()
                 {
                     Some(f) => Some(vec![f]),
-                    None => {
-                        board.pass();
-                        let t = solver.find_vcf(&mut board, 3, 0);
-                        board.pass();
-                        t
-                    }
+                    None => solver.after_pass(&mut board, |s, b| s.find_vcf(b, 3, 0)),
                 };
                 if let Some(threat) = threat {
                     if !board.has_five_point(solver.attacker.opponent()) {
