@@ -8,6 +8,7 @@
 //! never typed in; the tests compare them with a direct classifier over every window.
 
 use super::rule::{Color, Rule};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Empty cell code in line keys.
@@ -146,16 +147,32 @@ pub const fn window_key(line_key: u64, pos: usize) -> u32 {
 
 /// The line-pattern tables of one rule: for every window key, black's pattern in the low
 /// nibble and white's in the high nibble.
+///
+/// Stored in two steps so the tables stay in the first-level cache (a flat table of every
+/// key is 1 MiB, and the board's updates were waiting on its cache misses): each half window
+/// (five cells, 10 bits) maps to the class of what it shows each colour — its own stones and
+/// empty cells up to the first opponent stone or wall, and which of the two that is (beyond
+/// it nothing counts). 172 classes occur; a 256 × 256 table holds the patterns of every pair
+/// of classes. The tests check it against the flat table on every window a board can show.
 pub struct LineTable {
-    packed: Box<[u8; NUM_KEYS]>,
+    /// Class of a left half (window cells 0..5, the key's low 10 bits).
+    left: Box<[u8; HALF_KEYS]>,
+    /// Class of a right half (window cells 6..11, the key's high 10 bits).
+    right: Box<[u8; HALF_KEYS]>,
+    /// Packed patterns by `left class << 8 | right class`.
+    pairs: Box<[u8; 1 << 16]>,
 }
+
+/// Number of distinct half-window keys.
+const HALF_KEYS: usize = 1 << (2 * HALF);
 
 impl LineTable {
     /// The patterns of (black, white) for a window key.
     #[inline]
     pub fn get(&self, key: u32) -> u8 {
-        // Keys are 20-bit by construction.
-        self.packed[key as usize & (NUM_KEYS - 1)]
+        let left = self.left[key as usize & (HALF_KEYS - 1)] as usize;
+        let right = self.right[(key >> (2 * HALF)) as usize & (HALF_KEYS - 1)] as usize;
+        self.pairs[(left << 8) | right]
     }
 
     /// The pattern of one colour for a window key.
@@ -178,20 +195,82 @@ impl LineTable {
 
     /// Generates the table for `rule`.
     pub fn generate(rule: Rule) -> LineTable {
-        let black = generate_colour(rule, Color::Black);
-        let white = generate_colour(rule, Color::White);
-        let packed: Vec<u8> = black
-            .iter()
-            .zip(white.iter())
-            .map(|(&b, &w)| b | (w << 4))
-            .collect();
-        LineTable {
-            packed: packed
-                .into_boxed_slice()
-                .try_into()
-                .expect("NUM_KEYS entries"),
-        }
+        LineTable::compress(&generate_flat(rule))
     }
+
+    /// The two-step form of a flat table (one packed byte per window key).
+    fn compress(flat: &[u8]) -> LineTable {
+        let mut ids: HashMap<HalfView, u8> = HashMap::new();
+        // A half key per class, taken from halves a board can show (walls only as a run at
+        // the far end), so that every pair of them is a window a board can show.
+        let mut left_of: Vec<u32> = Vec::new();
+        let mut right_of: Vec<u32> = Vec::new();
+        let mut left = Box::new([0u8; HALF_KEYS]);
+        let mut right = Box::new([0u8; HALF_KEYS]);
+        for half in 0..HALF_KEYS as u32 {
+            // `half` lists the cells outward from the centre, 2 bits each.
+            let outward: [u32; HALF] = std::array::from_fn(|i| (half >> (2 * i)) & 3);
+            let left_key = (0..HALF).map(|i| outward[i] << (2 * (HALF - 1 - i))).sum();
+            let right_key = half;
+            let view = half_view(&outward);
+            let id = match ids.get(&view) {
+                Some(&id) => id,
+                None if on_board(&outward) => {
+                    let id = u8::try_from(ids.len()).expect("at most 256 half classes");
+                    ids.insert(view, id);
+                    left_of.push(left_key);
+                    right_of.push(right_key);
+                    id
+                }
+                // A half no board shows (a wall before a cell): any class will do.
+                None => continue,
+            };
+            left[left_key as usize] = id;
+            right[right_key as usize] = id;
+        }
+        let mut pairs = Box::new([0u8; 1 << 16]);
+        for (l, &left_key) in left_of.iter().enumerate() {
+            for (r, &right_key) in right_of.iter().enumerate() {
+                pairs[(l << 8) | r] = flat[(left_key | (right_key << (2 * HALF))) as usize];
+            }
+        }
+        LineTable { left, right, pairs }
+    }
+}
+
+/// What a half window shows each colour (black, white): its own stones and empty cells,
+/// outward from the centre, up to the first blocker, and that blocker's code.
+type HalfView = ([u8; HALF + 1], [u8; HALF + 1]);
+
+fn half_view(outward: &[u32; HALF]) -> HalfView {
+    let seen_by = |own: u32| {
+        let mut view = [0xFFu8; HALF + 1];
+        for (i, &code) in outward.iter().enumerate() {
+            view[i] = code as u8;
+            if code != CELL_EMPTY && code != own {
+                break;
+            }
+        }
+        view
+    };
+    (seen_by(CELL_BLACK), seen_by(CELL_WHITE))
+}
+
+/// Whether a board can show this half: walls only as a run at the far end.
+fn on_board(outward: &[u32; HALF]) -> bool {
+    let first_wall = outward.iter().position(|&c| c == CELL_WALL).unwrap_or(HALF);
+    outward[first_wall..].iter().all(|&c| c == CELL_WALL)
+}
+
+/// One packed byte per window key: black's pattern in the low nibble, white's in the high.
+fn generate_flat(rule: Rule) -> Vec<u8> {
+    let black = generate_colour(rule, Color::Black);
+    let white = generate_colour(rule, Color::White);
+    black
+        .iter()
+        .zip(white.iter())
+        .map(|(&b, &w)| b | (w << 4))
+        .collect()
 }
 
 const UNKNOWN: u8 = 0xFF;
@@ -552,6 +631,22 @@ mod tests {
                     assert_eq!(got, want, "{rule} {color:?} window {w:?}");
                 }
             }
+        }
+    }
+
+    /// The two-step table gives what the flat table (one byte per key) gives, on every
+    /// window a board can show, in every rule.
+    #[test]
+    fn half_classes_lose_nothing() {
+        for rule in Rule::ALL {
+            let flat = generate_flat(rule);
+            let table = LineTable::compress(&flat);
+            let mut checked = 0;
+            for key in board_keys() {
+                assert_eq!(table.get(key), flat[key as usize], "{rule} key {key:#x}");
+                checked += 1;
+            }
+            assert!(checked > 100_000);
         }
     }
 

@@ -34,6 +34,9 @@ struct Node {
 pub struct DfpnTable {
     nodes: AHashMap<u64, Node>,
     children: AHashMap<u64, MoveList>,
+    /// The defender's counter-VCF of an attacker node whose moves had to answer it: each of
+    /// its non-four moves is checked against the line when its own node is expanded.
+    counters: AHashMap<u64, Box<[Pos]>>,
     max_entries: usize,
 }
 
@@ -50,6 +53,7 @@ impl DfpnTable {
         DfpnTable {
             nodes: AHashMap::new(),
             children: AHashMap::new(),
+            counters: AHashMap::new(),
             max_entries: max_entries.max(1024),
         }
     }
@@ -58,6 +62,7 @@ impl DfpnTable {
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.children.clear();
+        self.counters.clear();
     }
 
     fn lookup(&self, key: u64) -> Option<(u32, u32)> {
@@ -73,6 +78,18 @@ impl DfpnTable {
     pub(super) fn pauses_next(&self) -> bool {
         self.nodes.len() >= self.nodes.capacity().min(self.max_entries)
             || self.children.len() >= self.children.capacity().min(self.max_entries)
+    }
+
+    /// Caches an expanded node's moves (and the counter-VCF they answer).
+    fn store_children(&mut self, key: u64, moves: &MoveList, counter: Option<Vec<Pos>>) {
+        if self.children.len() >= self.max_entries {
+            self.children.clear();
+            self.counters.clear();
+        }
+        self.children.insert(key, moves.clone());
+        if let Some(line) = counter {
+            self.counters.insert(key, line.into_boxed_slice());
+        }
     }
 
     fn put(&mut self, key: u64, pn: u32, dn: u32, best: Option<Pos>, by_vcf: bool) {
@@ -96,6 +113,8 @@ enum Expansion {
     Proven(Option<Pos>, bool),
     Disproven,
     Children(MoveList),
+    /// An attacker node's moves and the counter-VCF they must break.
+    Answers(MoveList, Vec<Pos>),
 }
 
 impl VctSolver {
@@ -179,15 +198,21 @@ impl VctSolver {
             }
         }
         let mut moves = self.attacker_moves(board);
-        self.keep_answers_to_counter_vcf(board, &mut moves);
-        if moves.is_empty() {
-            Expansion::Disproven
-        } else {
-            Expansion::Children(moves)
+        let counter = self.answers_to_counter_vcf(board, &mut moves);
+        match counter {
+            _ if moves.is_empty() => Expansion::Disproven,
+            Some(line) => Expansion::Answers(moves, line),
+            None => Expansion::Children(moves),
         }
     }
 
-    fn expand_defend(&mut self, board: &mut Board, depth: u32) -> Expansion {
+    /// `counter`: the defender's VCF that the attacker's last move had to break, if any.
+    fn expand_defend(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        counter: Option<&[Pos]>,
+    ) -> Expansion {
         let attacker = self.attacker;
         let defender = attacker.opponent();
         if board.has_five_point(defender) {
@@ -204,6 +229,10 @@ impl VctSolver {
                 };
             }
             _ => return Expansion::Proven(None, false),
+        }
+        // The attacker's move did not break the defender's VCF: the defender wins with it.
+        if counter.is_some_and(|line| line_holds(board, line, ThreatKind::Vcf)) {
+            return Expansion::Disproven;
         }
         if self.count_all_moves && depth == 0 {
             return Expansion::Disproven;
@@ -264,6 +293,7 @@ impl VctSolver {
         attack: bool,
         depth: u32,
     ) -> (u32, u32) {
+        let counter = self.pending_counter.take();
         if self.tick() {
             return (1, 1);
         }
@@ -271,7 +301,7 @@ impl VctSolver {
         let expansion = match self.dfpn.children.get(&key) {
             Some(moves) => Ok(moves.clone()),
             None if attack => Err(self.expand_attack(board, depth)),
-            None => Err(self.expand_defend(board, depth)),
+            None => Err(self.expand_defend(board, depth, counter.as_deref())),
         };
         // Ok: moves cached by an earlier visit; Err: a fresh expansion.
         let moves = match expansion {
@@ -287,10 +317,11 @@ impl VctSolver {
                 return (INF, 0);
             }
             Err(Expansion::Children(moves)) => {
-                if self.dfpn.children.len() >= self.dfpn.max_entries {
-                    self.dfpn.children.clear();
-                }
-                self.dfpn.children.insert(key, moves.clone());
+                self.dfpn.store_children(key, &moves, None);
+                moves
+            }
+            Err(Expansion::Answers(moves, line)) => {
+                self.dfpn.store_children(key, &moves, Some(line));
                 moves
             }
         };
@@ -319,13 +350,19 @@ impl VctSolver {
                 }
             })
             .collect();
+        // The children's numbers, read once: below, only the child just searched changes
+        // (another child can change only through a transposition, seen on the next visit).
+        let mut values: SmallVec<[(u32, u32); 32]> = keys
+            .iter()
+            .zip(&initial)
+            .map(|(&k, &init)| self.dfpn.lookup(k).unwrap_or(init))
+            .collect();
         loop {
             // OR node: pn = min, dn = sum; AND node: pn = sum, dn = min.
             let (mut min, mut sum) = (INF, 0u32);
             let (mut best, mut best_value, mut second) = (0, INF, INF);
             let mut best_pair = (1, 1);
-            for (i, &k) in keys.iter().enumerate() {
-                let (cp, cd) = self.dfpn.lookup(k).unwrap_or(initial[i]);
+            for (i, &(cp, cd)) in values.iter().enumerate() {
                 let (select, summed) = if attack { (cp, cd) } else { (cd, cp) };
                 min = min.min(select);
                 sum = sum_numbers(sum, summed);
@@ -357,8 +394,11 @@ impl VctSolver {
                     thdn.min(epsilon_threshold(second)),
                 )
             };
+            if attack && self.dfpn.lookup(keys[best]).is_none() {
+                self.pending_counter = self.dfpn.counters.get(&key).cloned();
+            }
             board.make_move(moves[best]);
-            self.mid(board, cthpn, cthdn, !attack, child_depth);
+            values[best] = self.mid(board, cthpn, cthdn, !attack, child_depth);
             board.undo();
         }
     }
@@ -476,7 +516,7 @@ impl VctSolver {
 
     /// A defence the proof searched (its position is proven in the table), for the line.
     fn proven_defence(&mut self, board: &mut Board, depth: u32) -> Option<Pos> {
-        let Expansion::Children(moves) = self.expand_defend(board, depth) else {
+        let Expansion::Children(moves) = self.expand_defend(board, depth, None) else {
             return None;
         };
         // Every searched defence of a proven node is proven: show the one nearest the

@@ -5,7 +5,8 @@
 //! expansion:
 //! - attacker nodes (OR): a five wins; a defender four must be blocked; otherwise a VCF probe,
 //!   then every four and every move that may threaten — but if the defender would have a VCF
-//!   should the attacker pass, only fours and the moves that break that VCF;
+//!   should the attacker pass, only fours and the moves that break that VCF (each checked
+//!   against the VCF's line when its node is first expanded);
 //! - defender nodes (AND): against a four, the forced block (a renju foul there loses);
 //!   against a threat, every move that breaks the attacker's threat line, and every
 //!   counter-four (the attacker must then block and the defence goes on). A defender move
@@ -17,7 +18,6 @@
 
 use super::limits::{Limits, SolveOutcome};
 use super::moves::{five_point, four_moves, is_legal, three_moves, MoveList};
-use super::validate::{line_holds, ThreatKind};
 use super::vcf::{makes_four, position_salt, VcfSolver};
 use crate::core::{Board, CellSet, Color, LinePattern, Pos, ThreatClass};
 use smallvec::SmallVec;
@@ -48,6 +48,8 @@ pub struct VctSolver {
     pub(super) root_depth: u32,
     /// The node count at which the clock is read next.
     pub(super) next_clock_check: u64,
+    /// The counter-VCF handed from an attacker node to the child df-pn expands next.
+    pub(super) pending_counter: Option<Box<[Pos]>>,
 }
 
 impl VctSolver {
@@ -67,6 +69,7 @@ impl VctSolver {
             dfpn: super::dfpn::DfpnTable::default(),
             root_depth: 0,
             next_clock_check: 0,
+            pending_counter: None,
         }
     }
 
@@ -224,33 +227,25 @@ impl VctSolver {
         line
     }
 
-    /// Keeps of the attacker's `moves` (attacker to move) his fours and the moves that break
-    /// the VCF the defender would have should the attacker pass: any other move loses to that
-    /// VCF. Without such a VCF (or when the probe runs out of budget) nothing is dropped.
-    pub(super) fn keep_answers_to_counter_vcf(&mut self, board: &mut Board, moves: &mut MoveList) {
+    /// Keeps of the attacker's `moves` (attacker to move) his fours and the moves that may
+    /// break the VCF the defender would have should the attacker pass (cells of
+    /// [`threat_breakers`]): any other move loses to that VCF. Returns the VCF, against which
+    /// each kept non-four move is replayed when its node is expanded (most never are).
+    /// Without such a VCF (or when the probe runs out of budget) nothing is dropped.
+    pub(super) fn answers_to_counter_vcf(
+        &mut self,
+        board: &mut Board,
+        moves: &mut MoveList,
+    ) -> Option<Vec<Pos>> {
         let attacker = self.attacker;
         let defender = attacker.opponent();
         if !has_four_move(board, defender) {
-            return;
+            return None;
         }
-        let counter = self.after_pass(board, |s, b| s.probe_vcf(b, FREE_VCF_FOURS));
-        let Some(counter) = counter else {
-            return;
-        };
+        let counter = self.after_pass(board, |s, b| s.probe_vcf(b, FREE_VCF_FOURS))?;
         let breakers = threat_breakers(board, &counter, defender);
-        moves.retain(|m| {
-            let m = *m;
-            if makes_four(board, m, attacker) {
-                return true;
-            }
-            if !breakers.contains(m) {
-                return false;
-            }
-            board.make_move(m);
-            let holds = line_holds(board, &counter, ThreatKind::Vcf);
-            board.undo();
-            !holds
-        });
+        moves.retain(|m| breakers.contains(*m) || makes_four(board, *m, attacker));
+        Some(counter)
     }
 
     /// Fours and threat candidates, the most forcing first, then near the attacker's last
@@ -532,7 +527,19 @@ mod tests {
             solver.attacker = board.side_to_move();
             let all: MoveList = board.candidates().iter().collect();
             let mut kept = all.clone();
-            solver.keep_answers_to_counter_vcf(&mut board, &mut kept);
+            // What the search keeps: the cheap filter, then the replay each child gets.
+            if let Some(counter) = solver.answers_to_counter_vcf(&mut board, &mut kept) {
+                kept.retain(|m| {
+                    let m = *m;
+                    if makes_four(&board, m, solver.attacker) {
+                        return true;
+                    }
+                    board.make_move(m);
+                    let holds = line_holds(&mut board, &counter, ThreatKind::Vcf);
+                    board.undo();
+                    !holds
+                });
+            }
             if kept.len() == all.len() {
                 continue;
             }
