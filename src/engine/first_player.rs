@@ -20,7 +20,7 @@
 //! double-three that turns out legal (a false three) is scored as an open three.
 //!
 //! **Timing.** Forced answers (steps 1–3) go out at once. Otherwise the player, like the search
-//! that will replace it, keeps its move until the soft deadline, at most [`FirstPlayer::think_cap`]
+//! that will replace it, keeps its move until the soft deadline, at most `FirstPlayer::think_cap`
 //! (default [`DEFAULT_THINK_CAP_MS`]), polling the stop flag every millisecond: managers then see
 //! real-looking timing, and `YXSTOP` / `END` / `INFO timeout_turn 0` act on a running search.
 

@@ -13,7 +13,7 @@
 //!   that does neither loses at once, so skipping it keeps the proof sound.
 //!
 //! Which cells can break a threat line is decided from the line itself (see
-//! [`threat_breakers`]); tests check the pruning on every empty cell of
+//! `threat_breakers`); tests check the pruning on every empty cell of
 //! thousands of corpus positions.
 
 use super::limits::{Limits, SolveOutcome};
