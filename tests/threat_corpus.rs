@@ -234,20 +234,53 @@ fn own_cases_caro_doubly_blocked_five_is_no_win() {
 fn own_cases_vcf_of_several_fours_in_freestyle_and_standard() {
     // Black e8 f8 g8 (row, blocked at d8) and h9 h10 (column): h8 is a four (white must take
     // i8) that also makes the column an open three, and h11 or h7 then makes an open four.
+    // In caro white may also answer at j8 (the five d8-blocked on the left would then be
+    // blocked at both ends): not a forced reply, so no VCF, but the VCT search, which tries
+    // every stop, proves the win.
     let black = ["e8", "f8", "g8", "h9", "h10"];
     let white = ["d8", "a1", "a3"];
     for rule in [Rule::Freestyle, Rule::Standard, Rule::Caro8, Rule::Caro9] {
         let mut b = position(rule, &black, &white, Color::Black);
-        match vcf(&mut b) {
+        let caro = rule.blocked_fives_fail();
+        let (outcome, kind) = if caro {
+            assert_eq!(vcf(&mut b), SolveOutcome::NoWin, "{rule}");
+            let outcome = VctSolver::new(16).solve(&mut b, 200, Limits::nodes(1_000_000));
+            (outcome, ThreatKind::Vct { threat_limit: 1 })
+        } else {
+            (vcf(&mut b), ThreatKind::Vcf)
+        };
+        match outcome {
             SolveOutcome::Win(line) => {
                 assert!(
                     line.len() >= 3,
-                    "{rule}: a VCF of several fours expected, got {line:?}"
+                    "{rule}: a win of several moves expected, got {line:?}"
                 );
-                validate_line(&mut b, &line, ThreatKind::Vcf)
-                    .unwrap_or_else(|e| panic!("{rule}: {e}"));
+                validate_line(&mut b, &line, kind).unwrap_or_else(|e| panic!("{rule}: {e}"));
             }
             other => panic!("{rule}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn own_cases_caro_open_four_blocked_beyond_one_end_is_no_win() {
+    // White c8, black e8 f8 g8: h8 makes a straight four with five points d8 and i8, but in
+    // caro white i8 leaves d8 a five blocked at both ends. (Found by review: the solvers once
+    // took any two five points for a win.)
+    let black = ["e8", "f8", "g8", "a1"];
+    let white = ["c8", "o15", "o1"];
+    for (rule, wins) in [
+        (Rule::Freestyle, true),
+        (Rule::Standard, true),
+        (Rule::Caro8, false),
+        (Rule::Caro9, false),
+    ] {
+        let mut b = position(rule, &black, &white, Color::Black);
+        assert_eq!(vcf(&mut b).is_win(), wins, "{rule} VCF");
+        let vct = VctSolver::new(16).solve(&mut b, 200, Limits::nodes(1_000_000));
+        assert_eq!(vct.is_win(), wins, "{rule} VCT");
+        if !wins {
+            assert_eq!(vct, SolveOutcome::NoWin, "{rule} VCT");
         }
     }
 }

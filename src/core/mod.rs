@@ -3,6 +3,7 @@
 
 pub mod bitset;
 pub mod board;
+pub mod five_stop;
 pub mod line;
 pub mod notation;
 pub mod outcome;

@@ -108,6 +108,13 @@ impl Rule {
         }
     }
 
+    /// Whether a five blocked at both ends by the opponent fails to win (caro): then two five
+    /// points need not win, and a five can be stopped at the far end of its run.
+    #[inline]
+    pub const fn blocked_fives_fail(self) -> bool {
+        matches!(self, Rule::Caro8 | Rule::Caro9)
+    }
+
     /// Whether black has fouls (renju only).
     #[inline]
     pub const fn has_fouls(self) -> bool {

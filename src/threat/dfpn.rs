@@ -171,18 +171,20 @@ impl VctSolver {
         if let Some(five) = five_point(board, attacker) {
             return Expansion::Proven(Some(five), false);
         }
-        match board.threat_count(defender, ThreatClass::Five) {
-            0 => {}
-            1 => {
-                let block = five_point(board, defender).expect("counted");
-                let fits = !self.count_all_moves || depth > 0;
-                return if fits && is_legal(board, block, attacker) {
-                    Expansion::Children(MoveList::from_slice(&[block]))
-                } else {
-                    Expansion::Disproven
-                };
+        if board.has_five_point(defender) {
+            // The defender threatens five: the attacker must stop it.
+            let fits = !self.count_all_moves || depth > 0;
+            let mut stops = MoveList::new();
+            for stop in board.five_stoppers(defender) {
+                if fits && is_legal(board, stop, attacker) {
+                    stops.push(stop);
+                }
             }
-            _ => return Expansion::Disproven,
+            return if stops.is_empty() {
+                Expansion::Disproven
+            } else {
+                Expansion::Children(stops)
+            };
         }
         let vcf_fours = if self.count_all_moves {
             if depth == 0 {
@@ -218,17 +220,19 @@ impl VctSolver {
         if board.has_five_point(defender) {
             return Expansion::Disproven;
         }
-        match board.threat_count(attacker, ThreatClass::Five) {
-            0 => {}
-            1 => {
-                let block = five_point(board, attacker).expect("counted");
-                return if is_legal(board, block, defender) {
-                    Expansion::Children(MoveList::from_slice(&[block]))
-                } else {
-                    Expansion::Proven(None, false)
-                };
+        if board.has_five_point(attacker) {
+            // Against a four: every legal stone that stops the five points.
+            let mut stops = MoveList::new();
+            for stop in board.five_stoppers(attacker) {
+                if is_legal(board, stop, defender) {
+                    stops.push(stop);
+                }
             }
-            _ => return Expansion::Proven(None, false),
+            return if stops.is_empty() {
+                Expansion::Proven(None, false)
+            } else {
+                Expansion::Children(stops)
+            };
         }
         // The attacker's move did not break the defender's VCF: the defender wins with it.
         if counter.is_some_and(|line| line_holds(board, line, ThreatKind::Vcf)) {
@@ -242,6 +246,7 @@ impl VctSolver {
         };
         // A threat line longer than the moves left does not end the game at once.
         let fits = !self.count_all_moves || depth as usize >= threat.len().div_ceil(2);
+        let caro = board.rule().blocked_fives_fail();
         let mut children = MoveList::new();
         for m in threat_breakers(board, &threat, self.attacker).iter() {
             if !is_legal(board, m, defender) {
@@ -249,10 +254,11 @@ impl VctSolver {
             }
             board.make_move(m);
             let counter = board.has_five_point(defender);
+            // (In caro an open four can still be stopped: only a replay tells.)
             let loses_at_once = !counter
                 && fits
-                && (board.threat_count(attacker, ThreatClass::Flex4) > 0
-                    || (threat.len() > 1 && line_holds(board, &threat, ThreatKind::Vcf)));
+                && ((!caro && board.threat_count(attacker, ThreatClass::Flex4) > 0)
+                    || ((caro || threat.len() > 1) && line_holds(board, &threat, ThreatKind::Vcf)));
             board.undo();
             if !loses_at_once {
                 children.push(m);
@@ -269,10 +275,15 @@ impl VctSolver {
     /// threat limit) a short VCF he would have if the defender passed.
     fn current_threat(&mut self, board: &mut Board, depth: u32) -> Option<Vec<Pos>> {
         let attacker = self.attacker;
-        if let Some(f) = board.threat_cells(attacker, ThreatClass::Flex4).first() {
-            return Some(vec![f]);
+        // In caro an open four can still be stopped (a five blocked at both ends fails): there
+        // even the classical threat is found as a VCF of one four.
+        let caro = board.rule().blocked_fives_fail();
+        if !caro {
+            if let Some(f) = board.threat_cells(attacker, ThreatClass::Flex4).first() {
+                return Some(vec![f]);
+            }
         }
-        if self.threat_limit <= 1 || !has_four_move(board, attacker) {
+        if (self.threat_limit <= 1 && !caro) || !has_four_move(board, attacker) {
             return None;
         }
         let threat_fours = if self.count_all_moves {
@@ -422,9 +433,11 @@ impl VctSolver {
                 }
                 let key = self.node_key(board.hash(), depth);
                 let node = self.dfpn.nodes.get(&key).copied();
-                let forced = (board.threat_count(defender, ThreatClass::Five) == 1)
-                    .then(|| five_point(board, defender))
-                    .flatten();
+                // A five threat is blocked at its point (in caro the proof's stop is in the table).
+                let forced = (board.threat_count(defender, ThreatClass::Five) == 1
+                    && !board.rule().blocked_fives_fail())
+                .then(|| five_point(board, defender))
+                .flatten();
                 let next = match (forced, node) {
                     (Some(f), _) => Some(f),
                     (None, Some(n)) if n.pn == 0 && !n.by_vcf && n.best != 0 => Some(Pos(n.best)),

@@ -93,7 +93,7 @@ fn replay(board: &mut Board, line: &[Pos], kind: ThreatKind) -> Result<(), (usiz
                     MoveVerdict::Continues => {}
                 }
                 if let Some(threat) = first_cell(board, defender, ThreatClass::Five) {
-                    if threat != m {
+                    if !board.five_stoppers(defender).contains(&m) {
                         return Err((ply, Fault::IgnoresFive(threat)));
                     }
                 }
@@ -131,10 +131,13 @@ fn replay(board: &mut Board, line: &[Pos], kind: ThreatKind) -> Result<(), (usiz
                     return Err((ply, Fault::DefenderFive));
                 }
                 if let Some(five) = first_cell(board, attacker, ThreatClass::Five) {
-                    if board.threat_count(attacker, ThreatClass::Five) > 1 {
+                    // The defender's stone must stop every five point. A VCF needs the stop to
+                    // be forced (caro can leave a choice between a five point and an end).
+                    let stoppers = board.five_stoppers(attacker);
+                    if stoppers.is_empty() {
                         return Err((ply, Fault::TwoFives));
                     }
-                    if five != m {
+                    if !stoppers.contains(&m) || (kind == ThreatKind::Vcf && stoppers.len() > 1) {
                         return Err((ply, Fault::NotTheBlock(five)));
                     }
                 } else if kind == ThreatKind::Vcf {
@@ -158,17 +161,18 @@ fn no_defence(board: &mut Board, attacker: Color) -> Result<(), &'static str> {
     if board.has_five_point(defender) {
         return Err("the defender can make five");
     }
-    match board.threat_count(attacker, ThreatClass::Five) {
-        0 => Err("the attacker threatens no five"),
-        1 => {
-            let block = first_cell(board, attacker, ThreatClass::Five).expect("counted");
-            if defender == Color::Black && board.is_forbidden(block) {
-                Ok(())
-            } else {
-                Err("the defender can block the only five point")
-            }
-        }
-        _ => Ok(()),
+    if !board.has_five_point(attacker) {
+        return Err("the attacker threatens no five");
+    }
+    // Every stone that would stop the fives must be a renju foul for the defender.
+    let stoppers = board.five_stoppers(attacker);
+    if stoppers
+        .iter()
+        .all(|&s| defender == Color::Black && board.is_forbidden(s))
+    {
+        Ok(())
+    } else {
+        Err("the defender can stop the five points")
     }
 }
 

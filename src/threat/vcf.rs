@@ -173,7 +173,14 @@ impl VcfSolver {
             }
         }
         let mut moves = MoveList::new();
+        // Caro: a five blocked at both ends does not win, so two five points need not win and
+        // a five can also be stopped at the far end of its run.
+        let caro = board.rule().blocked_fives_fail();
         match board.threat_count(defender, ThreatClass::Five) {
+            0 if caro => {
+                four_moves(board, attacker, &mut moves);
+                order_by_locality(board, &mut moves);
+            }
             0 => {
                 // An open four (or two fours) leaves no defence: no need to search the others.
                 if let Some(win) = board.threat_cells(attacker, ThreatClass::Flex4).first() {
@@ -193,14 +200,14 @@ impl VcfSolver {
                 four_moves(board, attacker, &mut moves);
                 order_by_locality(board, &mut moves);
             }
-            1 => {
-                // The defender threatens five: the block must itself be a four.
-                let block = five_point(board, defender).expect("counted");
-                if makes_four(board, block, attacker) && is_legal(board, block, attacker) {
-                    moves.push(block);
+            _ => {
+                // The defender threatens five: the stop must itself be a four.
+                for stop in board.five_stoppers(defender) {
+                    if makes_four(board, stop, attacker) && is_legal(board, stop, attacker) {
+                        moves.push(stop);
+                    }
                 }
             }
-            _ => return false,
         }
         for m in moves {
             board.make_move(m);
@@ -238,15 +245,21 @@ impl VcfSolver {
         if board.has_five_point(defender) {
             return false;
         }
-        let Some(block) = five_point(board, attacker) else {
+        if !board.has_five_point(attacker) {
             return false;
-        };
-        if board.threat_count(attacker, ThreatClass::Five) >= 2 || !is_legal(board, block, defender)
-        {
-            // Two five points, or the only block is a renju foul: no defence.
-            self.win_line = self.path.clone();
-            return true;
         }
+        let mut stops = board.five_stoppers(attacker);
+        stops.retain(|s| is_legal(board, *s, defender));
+        let block = match stops[..] {
+            // Two five points, or the only block is a renju foul: no defence.
+            [] => {
+                self.win_line = self.path.clone();
+                return true;
+            }
+            [block] => block,
+            // Two ways to stop it (caro): not a forcing four.
+            _ => return false,
+        };
         board.make_move(block);
         self.path.push(block);
         let won = self.attack(board, depth);

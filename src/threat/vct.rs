@@ -17,7 +17,7 @@
 //! thousands of corpus positions.
 
 use super::limits::{Limits, SolveOutcome};
-use super::moves::{five_point, four_moves, is_legal, three_moves, MoveList};
+use super::moves::{four_moves, is_legal, three_moves, MoveList};
 use super::vcf::{makes_four, position_salt, VcfSolver};
 use crate::core::{Board, CellSet, Color, LinePattern, Pos, ThreatClass};
 use smallvec::SmallVec;
@@ -390,13 +390,14 @@ impl VctSolver {
     ) -> Option<Pos> {
         let attacker = self.attacker;
         let defender = attacker.opponent();
-        if board.has_five_point(defender) || board.threat_count(attacker, ThreatClass::Five) >= 2 {
+        if board.has_five_point(defender) {
             return None;
         }
-        match five_point(board, attacker) {
-            Some(block) => is_legal(board, block, defender).then_some(block),
-            None => choose(self, board),
+        if board.has_five_point(attacker) {
+            let stops = board.five_stoppers(attacker);
+            return stops.into_iter().find(|&s| is_legal(board, s, defender));
         }
+        choose(self, board)
     }
 
     /// The defender's first candidate that answers the threat (breaks the attacker's threat
