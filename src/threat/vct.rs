@@ -24,6 +24,8 @@ use smallvec::SmallVec;
 
 /// Nodes between clock checks (a df-pn node may cost a few hundred board moves).
 const CLOCK_INTERVAL: u64 = 64;
+/// The deepest attacker-move bound searched (quintet's `limit` beyond it is cut to it).
+const MAX_DEPTH: u32 = 200;
 /// Node budget of each VCF probe of the VCT search (the attacker's shortcut at his nodes, the
 /// defender's counter-VCF there, and the threat test at the defender's nodes).
 pub(super) const VCF_PROBE_NODES: u64 = 1_000;
@@ -113,7 +115,8 @@ impl VctSolver {
     /// move counts (see [`VctSolver::set_count_all_moves`]). The board is returned unchanged.
     pub fn solve(&mut self, board: &mut Board, max_threats: u32, limits: Limits) -> SolveOutcome {
         self.start(board, limits);
-        self.dfpn_solve(board, max_threats.clamp(1, 200))
+        let outcome = self.dfpn_solve(board, max_threats.clamp(1, MAX_DEPTH));
+        self.within_depth_cap(outcome, max_threats)
     }
 
     /// Like [`VctSolver::solve`], but a win comes back as its first move only, with no
@@ -125,7 +128,18 @@ impl VctSolver {
         limits: Limits,
     ) -> SolveOutcome {
         self.start(board, limits);
-        self.dfpn_prove(board, max_threats.clamp(1, 200))
+        let outcome = self.dfpn_prove(board, max_threats.clamp(1, MAX_DEPTH));
+        self.within_depth_cap(outcome, max_threats)
+    }
+
+    /// A disproof under a depth bound cut to [`MAX_DEPTH`] says nothing of the bound asked for.
+    fn within_depth_cap(&self, outcome: SolveOutcome, max_threats: u32) -> SolveOutcome {
+        match outcome {
+            SolveOutcome::NoWin if self.count_all_moves && max_threats > MAX_DEPTH => {
+                SolveOutcome::Unknown
+            }
+            other => other,
+        }
     }
 
     fn start(&mut self, board: &Board, limits: Limits) {
@@ -603,6 +617,21 @@ mod tests {
             }
         }
         assert!(proved >= 20, "only {proved} proved");
+    }
+
+    /// A depth bound beyond the deepest one searched cannot give an exact "no win".
+    #[test]
+    fn disproofs_past_the_depth_cap_are_unknown() {
+        let mut board = Board::new(15, 15, crate::core::Rule::Renju).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (6, 9)] {
+            board.make_move(board.pos(x, y).unwrap());
+        }
+        let mut solver = VctSolver::new(12);
+        solver.set_count_all_moves(true);
+        let within = solver.solve(&mut board, MAX_DEPTH, Limits::nodes(1_000_000));
+        assert_eq!(within, SolveOutcome::NoWin);
+        let beyond = solver.solve(&mut board, MAX_DEPTH + 55, Limits::nodes(1_000_000));
+        assert_eq!(beyond, SolveOutcome::Unknown);
     }
 
     fn corpus(dir: &str, file: &str) -> Vec<Record> {
