@@ -142,7 +142,12 @@ impl FirstPlayer {
         if let Some(p) = board.threat_cells(me, ThreatClass::Five).first() {
             return (p, ATTACK[ThreatClass::Five as usize], 1, true);
         }
-        let fives: Vec<Pos> = board.threat_cells(opp, ThreatClass::Five).iter().collect();
+        // The stones that stop every five point (in caro also the far end of a five blocked on
+        // its near end); with none, any five point (the game is lost anyway).
+        let mut fives: Vec<Pos> = board.five_stoppers(opp).into_iter().collect();
+        if fives.is_empty() {
+            fives = board.threat_cells(opp, ThreatClass::Five).iter().collect();
+        }
         let blocks: Vec<Pos> = fives.into_iter().filter(|&p| !is_foul(board, p)).collect();
         if !blocks.is_empty() {
             let n = blocks.len() as u64;
@@ -297,6 +302,22 @@ mod tests {
             let mut b = board(rule, "h8h9i8i9j8j9k8g8");
             let m = play(&mut b);
             assert_eq!(m, at("l8"), "{rule}");
+        }
+    }
+
+    #[test]
+    fn caro_stops_a_straight_four_at_the_only_working_end() {
+        // Black e8 f8 g8 h8 with white c8: both d8 and i8 make five, but in caro white i8
+        // leaves d8 a five blocked at both ends. White must take i8 (d8 loses to i8).
+        for rule in [Rule::Caro8, Rule::Caro9] {
+            let mut b = board(rule, "e8c8f8a1g8a15h8");
+            assert_eq!(play(&mut b), at("i8"), "{rule}");
+            let mut b = board(rule, "e8c8f8a1g8a15h8");
+            assert_eq!(
+                crate::engine::legal::fallback_move(&mut b),
+                Some(at("i8")),
+                "{rule}"
+            );
         }
     }
 

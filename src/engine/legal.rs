@@ -43,10 +43,13 @@ pub fn fallback_move(board: &mut Board) -> Option<Pos> {
     if let Some(p) = board.threat_cells(me, ThreatClass::Five).first() {
         return Some(p);
     }
-    let blocks: Vec<Pos> = board
-        .threat_cells(me.opponent(), ThreatClass::Five)
-        .iter()
-        .collect();
+    let mut blocks: Vec<Pos> = board.five_stoppers(me.opponent()).into_iter().collect();
+    if blocks.is_empty() {
+        blocks = board
+            .threat_cells(me.opponent(), ThreatClass::Five)
+            .iter()
+            .collect();
+    }
     if let Some(p) = blocks.into_iter().find(|&p| !is_foul(board, p)) {
         return Some(p);
     }
