@@ -588,6 +588,56 @@ fn child_threshold(parent_threshold: u32, parent_sum: u32, child_value: u32) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::{corpora_dir, read_file};
+    use crate::threat::limits::Limits;
+
+    /// The lazy counter-VCF check is wired through df-pn: an attacker's open three that leaves
+    /// the defender's VCF standing is refuted by the replay when its node is first expanded,
+    /// so its node is stored as disproved without a list of defences. (Were the line not
+    /// handed down, the expansion would find the open-four threat and list the defences.)
+    #[test]
+    fn counter_vcf_refutes_open_threes_at_their_first_expansion() {
+        let records = read_file(
+            &corpora_dir()
+                .join("vcf")
+                .join("renju_vcf_puzzles_lfz084.txt"),
+        )
+        .expect("corpus");
+        let mut refuted = 0;
+        for rec in records.iter().step_by(10) {
+            let mut board = rec.board().unwrap();
+            // The VCF side becomes the defender.
+            board.pass();
+            let mut solver = VctSolver::new(12);
+            solver.solve(&mut board, 200, Limits::nodes(20_000));
+            let attacker = board.side_to_move();
+            let root = solver.node_key(board.hash(), 0);
+            let (Some(moves), Some(counter)) = (
+                solver.dfpn.children.get(&root).cloned(),
+                solver.dfpn.counters.get(&root).cloned(),
+            ) else {
+                continue;
+            };
+            for m in moves {
+                if board.threat(m, attacker) != ThreatClass::Flex3 {
+                    continue;
+                }
+                board.make_move(m);
+                let holds = line_holds(&mut board, &counter, ThreatKind::Vcf);
+                let key = solver.node_key(board.hash(), 0);
+                board.undo();
+                if holds && solver.dfpn.nodes.contains_key(&key) {
+                    assert_eq!(solver.dfpn.lookup(key), Some((INF, 0)), "{}", rec.id);
+                    assert!(!solver.dfpn.children.contains_key(&key), "{}", rec.id);
+                    refuted += 1;
+                }
+            }
+        }
+        assert!(
+            refuted >= 20,
+            "only {refuted} open threes refuted by the counter line"
+        );
+    }
 
     /// Sums of open children stay finite however large: only a proven or disproven child
     /// makes a sum infinite (once a saturated sum passed for a disproof of the root).
