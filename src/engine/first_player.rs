@@ -26,7 +26,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::legal::{centre, centre_distance, is_foul, is_safe, safe_moves};
+use super::legal::{centre, centre_distance, five_blocks, is_foul, is_safe, safe_moves};
 use super::{Player, SearchControl, SearchInfo, SearchOutcome};
 use crate::core::{Board, Color, Pos, ThreatClass};
 
@@ -142,13 +142,10 @@ impl FirstPlayer {
         if let Some(p) = board.threat_cells(me, ThreatClass::Five).first() {
             return (p, ATTACK[ThreatClass::Five as usize], 1, true);
         }
-        // The stones that stop every five point (in caro also the far end of a five blocked on
-        // its near end); with none, any five point (the game is lost anyway).
-        let mut fives: Vec<Pos> = board.five_stoppers(opp).into_iter().collect();
-        if fives.is_empty() {
-            fives = board.threat_cells(opp, ThreatClass::Five).iter().collect();
-        }
-        let blocks: Vec<Pos> = fives.into_iter().filter(|&p| !is_foul(board, p)).collect();
+        let blocks: Vec<Pos> = five_blocks(board, opp)
+            .into_iter()
+            .filter(|&p| !is_foul(board, p))
+            .collect();
         if !blocks.is_empty() {
             let n = blocks.len() as u64;
             let (p, s) = self.best_of(board, blocks, me);

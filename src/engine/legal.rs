@@ -11,6 +11,21 @@ pub fn is_foul(board: &mut Board, p: Pos) -> bool {
     board.side_to_move() == Color::Black && board.rule().has_fouls() && board.is_forbidden(p)
 }
 
+/// The stones that stop every five point of `color` (in caro also the far end of a five
+/// blocked on its near end); when none does, the five points themselves (the game is lost
+/// anyway, but a block still makes the opponent find the other one).
+pub fn five_blocks(board: &mut Board, color: Color) -> Vec<Pos> {
+    let stops: Vec<Pos> = board.five_stoppers(color).into_iter().collect();
+    if stops.is_empty() {
+        board
+            .threat_cells(color, ThreatClass::Five)
+            .iter()
+            .collect()
+    } else {
+        stops
+    }
+}
+
 /// True when `p` is an empty cell of the board that the side to move may play without a foul.
 pub fn is_safe(board: &mut Board, p: Pos) -> bool {
     board.pos(p.x(), p.y()) == Some(p) && board.is_empty(p) && !is_foul(board, p)
@@ -43,13 +58,7 @@ pub fn fallback_move(board: &mut Board) -> Option<Pos> {
     if let Some(p) = board.threat_cells(me, ThreatClass::Five).first() {
         return Some(p);
     }
-    let mut blocks: Vec<Pos> = board.five_stoppers(me.opponent()).into_iter().collect();
-    if blocks.is_empty() {
-        blocks = board
-            .threat_cells(me.opponent(), ThreatClass::Five)
-            .iter()
-            .collect();
-    }
+    let blocks = five_blocks(board, me.opponent());
     if let Some(p) = blocks.into_iter().find(|&p| !is_foul(board, p)) {
         return Some(p);
     }

@@ -5,7 +5,7 @@
 //! solver's own.
 
 use super::limits::SolveOutcome;
-use super::moves::{five_point, is_legal, MoveList};
+use super::moves::{five_point, is_legal, legal_stops, MoveList};
 use super::validate::{line_holds, ThreatKind};
 use super::vct::{has_four_move, threat_breakers, VctSolver, FREE_VCF_FOURS, VCF_PROBE_NODES};
 use crate::core::{Board, Pos, ThreatClass};
@@ -174,13 +174,8 @@ impl VctSolver {
         if board.has_five_point(defender) {
             // The defender threatens five: the attacker must stop it.
             let fits = !self.count_all_moves || depth > 0;
-            let mut stops = MoveList::new();
-            for stop in board.five_stoppers(defender) {
-                if fits && is_legal(board, stop, attacker) {
-                    stops.push(stop);
-                }
-            }
-            return if stops.is_empty() {
+            let stops = legal_stops(board, defender, attacker);
+            return if stops.is_empty() || !fits {
                 Expansion::Disproven
             } else {
                 Expansion::Children(stops)
@@ -222,12 +217,7 @@ impl VctSolver {
         }
         if board.has_five_point(attacker) {
             // Against a four: every legal stone that stops the five points.
-            let mut stops = MoveList::new();
-            for stop in board.five_stoppers(attacker) {
-                if is_legal(board, stop, defender) {
-                    stops.push(stop);
-                }
-            }
+            let stops = legal_stops(board, attacker, defender);
             return if stops.is_empty() {
                 Expansion::Proven(None, false)
             } else {

@@ -69,6 +69,18 @@ pub fn three_moves(board: &mut Board, color: Color, out: &mut MoveList) {
     }
 }
 
+/// The legal stones of `mover` that stop every five point of `fives_of` (the five point
+/// itself outside caro; see [`Board::five_stoppers`]). Empty when nothing stops them.
+pub fn legal_stops(board: &mut Board, fives_of: Color, mover: Color) -> MoveList {
+    let mut stops = MoveList::new();
+    for stop in board.five_stoppers(fives_of) {
+        if is_legal(board, stop, mover) {
+            stops.push(stop);
+        }
+    }
+    stops
+}
+
 /// The one cell where `color` completes a five, if it has any.
 #[inline]
 pub fn five_point(board: &Board, color: Color) -> Option<Pos> {

@@ -3,6 +3,7 @@
 //! there is only one), ending in a five or in a position with no defence.
 
 use super::limits::Limits;
+use super::moves::legal_stops;
 use super::vcf::VcfSolver;
 use crate::core::{Board, Color, MoveVerdict, Pos, ThreatClass};
 
@@ -165,11 +166,7 @@ fn no_defence(board: &mut Board, attacker: Color) -> Result<(), &'static str> {
         return Err("the attacker threatens no five");
     }
     // Every stone that would stop the fives must be a renju foul for the defender.
-    let stoppers = board.five_stoppers(attacker);
-    if stoppers
-        .iter()
-        .all(|&s| defender == Color::Black && board.is_forbidden(s))
-    {
+    if legal_stops(board, attacker, defender).is_empty() {
         Ok(())
     } else {
         Err("the defender can stop the five points")

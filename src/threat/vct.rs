@@ -17,7 +17,7 @@
 //! thousands of corpus positions.
 
 use super::limits::{Limits, SolveOutcome};
-use super::moves::{four_moves, is_legal, three_moves, MoveList};
+use super::moves::{four_moves, is_legal, legal_stops, three_moves, MoveList};
 use super::vcf::{makes_four, position_salt, VcfSolver};
 use crate::core::{Board, CellSet, Color, LinePattern, Pos, ThreatClass};
 use smallvec::SmallVec;
@@ -181,8 +181,9 @@ impl VctSolver {
     }
 
     /// A VCF of the side to move (either colour) within `max_fours`, or `None` (also when the
-    /// node budget ran out, which marks the search truncated). One pass at full depth, without the VCF solver's iterative deepening: the
-    /// probes only ask whether there is one, and deepening repeats work at every step.
+    /// node budget ran out, which marks the search truncated). One pass at full depth, without
+    /// the VCF solver's iterative deepening: the probes only ask whether there is one, and
+    /// deepening repeats work at every step.
     pub(super) fn find_vcf(
         &mut self,
         board: &mut Board,
@@ -408,8 +409,7 @@ impl VctSolver {
             return None;
         }
         if board.has_five_point(attacker) {
-            let stops = board.five_stoppers(attacker);
-            return stops.into_iter().find(|&s| is_legal(board, s, defender));
+            return legal_stops(board, attacker, defender).first().copied();
         }
         choose(self, board)
     }
