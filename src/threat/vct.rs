@@ -81,9 +81,10 @@ impl VctSolver {
         self.dfpn_proof_size(board)
     }
 
-    /// Bounds the df-pn table to about `max_entries` positions.
+    /// Bounds the df-pn table to about `max_entries` positions, with room for all of them
+    /// from the start (growing a large table mid-search would stall it).
     pub fn set_dfpn_capacity(&mut self, max_entries: usize) {
-        self.dfpn = super::dfpn::DfpnTable::with_max_entries(max_entries);
+        self.dfpn = super::dfpn::DfpnTable::reserved(max_entries);
     }
 
     /// Nodes searched by the last call (VCF probes included).
@@ -169,12 +170,14 @@ impl VctSolver {
     pub(super) fn tick(&mut self) -> bool {
         self.nodes += 1;
         // VCF probes add their nodes in jumps: the clock is due by count, not by multiples.
-        // It is also read before the df-pn table grows or is emptied, which takes milliseconds.
-        let check_clock = self.nodes >= self.next_clock_check || self.dfpn.pauses_next();
+        // It is also read before the df-pn table grows or is emptied, which takes up to tens
+        // of milliseconds in a large table: the search stops if that would end past the deadline.
+        let pause = self.dfpn.pause_estimate();
+        let check_clock = self.nodes >= self.next_clock_check || !pause.is_zero();
         if check_clock {
             self.next_clock_check = self.nodes + CLOCK_INTERVAL;
         }
-        if self.limits.exceeded(self.nodes, check_clock) {
+        if self.limits.exceeded_before(self.nodes, check_clock, pause) {
             self.aborted = true;
         }
         self.aborted
