@@ -667,12 +667,12 @@ mod tests {
     fn a_table_growth_past_the_deadline_stops_the_search() {
         let mut solver = VctSolver::new(12);
         let mut key = 0u64;
-        while solver.dfpn.nodes.len() < solver.dfpn.nodes.capacity().max(100_000) {
+        while solver.dfpn.nodes.len() < solver.dfpn.nodes.capacity().max(400_000) {
             solver.dfpn.put(key, 1, 1, None, false);
             key += 1;
         }
         let pause = solver.dfpn.pause_estimate();
-        assert!(pause >= Duration::from_nanos(40 * 100_000), "{pause:?}");
+        assert!(pause >= Duration::from_nanos(40 * 400_000), "{pause:?}");
         let with_deadline = |after: Duration| Limits {
             deadline: Some(std::time::Instant::now() + after),
             ..Limits::default()
@@ -684,6 +684,21 @@ mod tests {
             solver.tick(),
             "a growth ending past the deadline must not start"
         );
+        // A search whose whole time would not cover the growth empties the table first
+        // (keeping its capacity) rather than stopping at its first new position.
+        let mut board = Board::new(15, 15, crate::core::Rule::Freestyle).unwrap();
+        for (x, y) in [(7, 7), (7, 0), (8, 7), (8, 0), (9, 7)] {
+            board.make_move(board.pos(x, y).unwrap());
+        }
+        board.pass();
+        let capacity = solver.dfpn.nodes.capacity();
+        let outcome = solver.solve(&mut board, 10, with_deadline(pause / 2));
+        assert!(outcome.is_win(), "{outcome:?}");
+        assert!(solver.dfpn.nodes.len() < 100 && solver.dfpn.nodes.capacity() == capacity);
+        while solver.dfpn.nodes.len() < solver.dfpn.nodes.capacity() {
+            solver.dfpn.put(key, 1, 1, None, false);
+            key += 1;
+        }
         // Once grown, nothing stalls the next entry.
         solver.dfpn.put(key, 1, 1, None, false);
         assert_eq!(solver.dfpn.pause_estimate(), Duration::ZERO);

@@ -21,6 +21,7 @@ use super::moves::{four_moves, is_legal, legal_stops, three_moves, MoveList};
 use super::vcf::{makes_four, position_salt, VcfSolver};
 use crate::core::{Board, CellSet, Color, LinePattern, Pos, ThreatClass};
 use smallvec::SmallVec;
+use std::time::Instant;
 
 /// Nodes between clock checks (a df-pn node may cost a few hundred board moves).
 const CLOCK_INTERVAL: u64 = 64;
@@ -147,6 +148,13 @@ impl VctSolver {
         // Disproofs of a search whose threat probes were cut short may be wrong; they must
         // not carry over into this one.
         if self.truncated {
+            self.dfpn.clear();
+        }
+        // A table that must grow before its next new entry, and could not do so within this
+        // search's time, is emptied instead (it keeps its capacity): otherwise every search
+        // with a shorter deadline would stop at its first new position.
+        let pause = self.dfpn.pause_estimate();
+        if limits.deadline.is_some_and(|d| Instant::now() + pause >= d) {
             self.dfpn.clear();
         }
         self.nodes = 0;
