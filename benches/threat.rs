@@ -5,13 +5,13 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use tianyuan::core::Board;
-use tianyuan::corpus::{corpora_dir, read_file};
+use tianyuan::corpus::read_corpus;
 use tianyuan::threat::{Limits, VcfSolver, VctSolver};
 
 /// Every `step`-th position of a corpus file.
 fn subset(dir: &str, file: &str, step: usize) -> Vec<Board> {
-    read_file(&corpora_dir().join(dir).join(file))
-        .expect("corpus file (../shared/corpora)")
+    read_corpus(dir, file)
+        .expect("corpus file")
         .iter()
         .step_by(step)
         .map(|r| r.board().expect("corpus position"))

@@ -138,6 +138,17 @@ pub fn read_file(path: &Path) -> Result<Vec<Record>> {
     parse_text(&text, &path.display().to_string())
 }
 
+/// Reads `../shared/corpora/<sub>/<name>`. Fails loudly if the file is missing or holds no
+/// records.
+pub fn read_corpus(sub: &str, name: &str) -> Result<Vec<Record>> {
+    let path = corpora_dir().join(sub).join(name);
+    let records = read_file(&path).context("is ../shared/corpora beside the project?")?;
+    if records.is_empty() {
+        bail!("corpus file {} holds no records", path.display());
+    }
+    Ok(records)
+}
+
 /// Parses corpus text (`name` labels messages).
 pub fn parse_text(text: &str, name: &str) -> Result<Vec<Record>> {
     text.lines()

@@ -5,20 +5,17 @@
 
 use tianyuan::core::notation::parse_renju;
 use tianyuan::core::{Board, Color, Pos, Rule};
-use tianyuan::corpus::{corpora_dir, read_file, Record};
+use tianyuan::corpus::{read_corpus, Record};
 use tianyuan::threat::validate::{validate_line, ThreatKind};
 use tianyuan::threat::{Limits, SolveOutcome, VcfSolver, VctSolver};
 
 /// A file of `../shared/corpora/<dir>/`.
 fn corpus_file(dir: &str, name: &str) -> Vec<Record> {
-    read_file(&corpora_dir().join(dir).join(name))
-        .expect("corpus file (is ../shared/corpora there?)")
+    read_corpus(dir, name).expect("corpus file")
 }
 
 fn vcf_file(name: &str) -> Vec<Record> {
-    let records = corpus_file("vcf", name);
-    assert!(!records.is_empty(), "{name} is empty");
-    records
+    corpus_file("vcf", name)
 }
 
 /// Runs the VCF solver over a file: every `expect=win` proved and validated, no win claimed

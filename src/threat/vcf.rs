@@ -291,14 +291,13 @@ pub(super) fn makes_four(board: &Board, p: Pos, color: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::{corpora_dir, read_file};
+    use crate::corpus::read_corpus;
 
     /// The leaf query answers for either colour (the one not to move by a pass) as a full
     /// solve does, and gives the board back unchanged.
     #[test]
     fn has_vcf_agrees_with_solve_for_either_colour() {
-        let records =
-            read_file(&corpora_dir().join("vcf").join("games_freestyle_vcf.txt")).expect("corpus");
+        let records = read_corpus("vcf", "games_freestyle_vcf.txt").expect("corpus");
         let (mut probe, mut full) = (VcfSolver::new(16), VcfSolver::new(16));
         let (mut checked, mut wins) = (0, 0);
         for rec in &records {

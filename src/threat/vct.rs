@@ -7,7 +7,7 @@
 //!   then every four and every move that may threaten — but if the defender would have a VCF
 //!   should the attacker pass, only fours and the moves that break that VCF (each checked
 //!   against the VCF's line when its node is first expanded);
-//! - defender nodes (AND): against a four, the forced block (a renju foul there loses);
+//! - defender nodes (AND): against a four, every legal stone that stops it (none: he loses);
 //!   against a threat, every move that breaks the attacker's threat line, and every
 //!   counter-four (the attacker must then block and the defence goes on). A defender move
 //!   that does neither loses at once, so skipping it keeps the proof sound.
@@ -57,7 +57,7 @@ pub struct VctSolver {
 
 impl VctSolver {
     /// A solver whose VCF probes use a table of `2^(table_bits - 2)` entries; the df-pn table
-    /// grows as needed up to [`VctSolver::set_dfpn_capacity`].
+    /// grows as needed up to 2 M positions ([`VctSolver::set_dfpn_capacity`] sizes it at once).
     pub fn new(table_bits: u32) -> VctSolver {
         VctSolver {
             nodes: 0,
@@ -508,7 +508,7 @@ pub(super) fn has_four_move(board: &Board, color: Color) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::{corpora_dir, read_file, Record};
+    use crate::corpus::{read_corpus, Record};
     use crate::threat::validate::{line_holds, validate_line, ThreatKind};
 
     /// With the defender to move against `threat` (the attacker's VCF if the defender passed):
@@ -646,7 +646,7 @@ mod tests {
     }
 
     fn corpus(dir: &str, file: &str) -> Vec<Record> {
-        read_file(&corpora_dir().join(dir).join(file)).expect("corpus")
+        read_corpus(dir, file).expect("corpus")
     }
 
     /// Positions with a VCF for the side to move: the renju puzzles and the engine-game
