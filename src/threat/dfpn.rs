@@ -18,6 +18,10 @@ const INF: u32 = 1 << 30;
 /// Entries kept before the table is emptied (a 24-byte entry and an 88-byte move list per
 /// position, up to twice that in the maps' power-of-two spare room: roughly 230–450 MiB).
 const MAX_ENTRIES: usize = 2_000_000;
+/// New entries that can be stored between two clock reads (one per level on the way back up
+/// a search path, which is shorter than the board has cells, and two per expansion): a pause
+/// is looked for this far ahead, so no growth starts unchecked.
+const PAUSE_SLACK: usize = 1024;
 
 /// What the table knows of one position.
 #[derive(Clone, Copy)]
@@ -87,15 +91,15 @@ impl DfpnTable {
         self.nodes.get(&key).map_or((1, 1), |n| (n.pn, n.dn))
     }
 
-    /// How long the next new entry may stall the search, or zero when it will not: a map at
-    /// its capacity grows and moves every entry, a full table is emptied. Allowed: 40 ns per
-    /// position, 120 ns per move list, 10 ns per emptied entry (growths timed at 28 k–115 k
-    /// entries on the project's VM took about 35 and 105 ns).
+    /// How long the next [`PAUSE_SLACK`] new entries may stall the search, or zero when they
+    /// will not: a map at its capacity grows and moves every entry, a full table is emptied.
+    /// Allowed: 40 ns per position, 120 ns per move list, 10 ns per emptied entry (growths
+    /// timed at 28 k–115 k entries on the project's VM took about 35 and 105 ns).
     pub(super) fn pause_estimate(&self) -> Duration {
         let pause = |len: usize, capacity: usize, ns_per_move: u64| -> u64 {
-            if len >= self.max_entries {
+            if len + PAUSE_SLACK >= self.max_entries {
                 10 * len as u64
-            } else if len >= capacity {
+            } else if len + PAUSE_SLACK >= capacity {
                 ns_per_move * len as u64
             } else {
                 0
@@ -104,7 +108,7 @@ impl DfpnTable {
         let nodes = pause(self.nodes.len(), self.nodes.capacity(), 40);
         let children = pause(self.children.len(), self.children.capacity(), 120)
             + pause(self.counters.len(), self.counters.capacity(), 40);
-        let nanos = if self.nodes.len() >= self.max_entries {
+        let nanos = if self.nodes.len() + PAUSE_SLACK >= self.max_entries {
             // Emptying the position map empties the whole table.
             10 * (self.nodes.len() + self.children.len()) as u64
         } else {
@@ -663,7 +667,7 @@ mod tests {
     fn a_table_growth_past_the_deadline_stops_the_search() {
         let mut solver = VctSolver::new(12);
         let mut key = 0u64;
-        while solver.dfpn.nodes.len() < solver.dfpn.nodes.capacity().max(400_000) {
+        while solver.dfpn.nodes.len() + PAUSE_SLACK < solver.dfpn.nodes.capacity().max(400_000) {
             solver.dfpn.put(key, 1, 1, None, false);
             key += 1;
         }
@@ -691,16 +695,25 @@ mod tests {
         let outcome = solver.solve(&mut board, 10, with_deadline(pause / 2));
         assert!(outcome.is_win(), "{outcome:?}");
         assert!(solver.dfpn.nodes.len() < 100 && solver.dfpn.nodes.capacity() == capacity);
+        // The pause is seen coming while the table is still short of its capacity.
+        while solver.dfpn.pause_estimate().is_zero() {
+            solver.dfpn.put(key, 1, 1, None, false);
+            key += 1;
+        }
+        assert_eq!(
+            solver.dfpn.nodes.len() + PAUSE_SLACK,
+            solver.dfpn.nodes.capacity()
+        );
         while solver.dfpn.nodes.len() < solver.dfpn.nodes.capacity() {
             solver.dfpn.put(key, 1, 1, None, false);
             key += 1;
         }
-        // Once grown, nothing stalls the next entry.
+        // Once grown, nothing stalls the next entries.
         solver.dfpn.put(key, 1, 1, None, false);
         assert_eq!(solver.dfpn.pause_estimate(), Duration::ZERO);
         // A players' table has room for every entry it may hold: it never stalls to grow.
         solver.set_dfpn_capacity(50_000);
-        for key in 0..50_000u64 {
+        for key in 0..(50_000 - PAUSE_SLACK) as u64 {
             assert_eq!(solver.dfpn.pause_estimate(), Duration::ZERO, "{key}");
             solver.dfpn.put(key, 1, 1, None, false);
             solver
