@@ -12,12 +12,19 @@ use super::limits::{Limits, SolveOutcome};
 use super::moves::{five_point, four_moves, legal_stops, MoveList};
 use crate::core::{Board, Color, Pos, ThreatClass};
 
-/// Entries of a refutation table: position key and the depth (fours) it failed at.
+/// Entries of a refutation table: position key and the depth (fours) it failed at, or
+/// [`EXACT`] when it failed without reaching the depth bound anywhere.
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
     depth: u8,
 }
+
+/// The depth of a refutation that holds at every depth: no line below it was cut by the
+/// number of fours left, only by running out of fours. The VCT search probes the same
+/// positions again with other depths (its shortcut at a child after a probe at the
+/// parent, one four deeper); such entries answer them at once.
+const EXACT: u8 = u8::MAX;
 
 /// A reusable VCF solver with its own table.
 pub struct VcfSolver {
@@ -29,6 +36,8 @@ pub struct VcfSolver {
     attacker: Color,
     path: Vec<Pos>,
     win_line: Vec<Pos>,
+    /// Set when a refutation below the current node depended on the depth bound.
+    depth_cut: bool,
     /// Mixed into every key so entries of another rule or board size never match.
     salt: u64,
 }
@@ -49,6 +58,7 @@ impl VcfSolver {
             attacker: Color::Black,
             path: Vec::new(),
             win_line: Vec::new(),
+            depth_cut: false,
             salt: 0,
         }
     }
@@ -161,6 +171,7 @@ impl VcfSolver {
             return true;
         }
         if depth == 0 {
+            self.depth_cut = true;
             return false;
         }
         let hash = board.hash() ^ self.salt;
@@ -169,9 +180,11 @@ impl VcfSolver {
         for s in [slot, slot ^ 1] {
             let entry = self.table[s];
             if entry.key == hash && entry.depth as u32 >= depth {
+                self.depth_cut |= entry.depth != EXACT;
                 return false;
             }
         }
+        let outer_cut = std::mem::replace(&mut self.depth_cut, false);
         let mut moves = MoveList::new();
         if board.has_five_point(defender) {
             // The defender threatens five: the stop must itself be a four.
@@ -192,6 +205,7 @@ impl VcfSolver {
                     && (attacker == Color::White
                         || board.threat_count(attacker, ThreatClass::Forbid) > 0);
                 if depth == 1 && !renju_exceptions {
+                    self.depth_cut = true;
                     return false;
                 }
             }
@@ -211,6 +225,8 @@ impl VcfSolver {
                 return false;
             }
         }
+        let exact = !self.depth_cut;
+        self.depth_cut |= outer_cut;
         if !self.aborted {
             // Same position or the shallower of the pair is replaced.
             let (a, b) = (self.table[slot], self.table[slot ^ 1]);
@@ -221,7 +237,7 @@ impl VcfSolver {
             };
             self.table[target] = Entry {
                 key: hash,
-                depth: depth.min(255) as u8,
+                depth: if exact { EXACT } else { depth.min(200) as u8 },
             };
         }
         false
@@ -292,6 +308,39 @@ pub(super) fn makes_four(board: &Board, p: Pos, color: Color) -> bool {
 mod tests {
     use super::*;
     use crate::corpus::read_corpus;
+
+    /// Refutations kept as holding at every depth must really do so: one solver searched at
+    /// growing depths (each search meets the refutations of the shallower ones) answers as a
+    /// fresh solver at every depth, up to the first win.
+    #[test]
+    fn refutations_kept_for_every_depth_never_hide_a_deeper_win() {
+        let mut records = read_corpus("vcf", "renju_vcf_puzzles_lfz084.txt").expect("corpus");
+        records.retain(|r| r.id.bytes().map(usize::from).sum::<usize>() % 8 == 0);
+        records.extend(read_corpus("vcf", "games_freestyle_vcf.txt").expect("corpus"));
+        let mut shared = VcfSolver::new(16);
+        let (mut wins, mut deep_wins) = (0, 0);
+        for rec in &records {
+            let mut board = rec.board().unwrap();
+            for depth in 1..=12 {
+                let got = shared.solve_direct(&mut board, depth, Limits::nodes(200_000));
+                let want =
+                    VcfSolver::new(12).solve_direct(&mut board, depth, Limits::nodes(200_000));
+                if got == SolveOutcome::Unknown || want == SolveOutcome::Unknown {
+                    break;
+                }
+                assert_eq!(got.is_win(), want.is_win(), "{} at depth {depth}", rec.id);
+                if got.is_win() {
+                    wins += 1;
+                    deep_wins += usize::from(depth >= 3);
+                    break;
+                }
+            }
+        }
+        assert!(
+            wins >= 200 && deep_wins >= 100,
+            "{wins} wins, {deep_wins} at depth 3 or more"
+        );
+    }
 
     /// The leaf query answers for either colour (the one not to move by a pass) as a full
     /// solve does, and gives the board back unchanged.

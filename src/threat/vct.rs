@@ -49,6 +49,8 @@ pub struct VctSolver {
     pub(super) dfpn: super::dfpn::DfpnTable,
     /// The depth bound of the last df-pn search (when every move counts).
     pub(super) root_depth: u32,
+    /// Stones on the board at the root of the last df-pn search.
+    pub(super) root_stones: usize,
     /// The node count at which the clock is read next.
     pub(super) next_clock_check: u64,
     /// The counter-VCF handed from an attacker node to the child df-pn expands next.
@@ -71,6 +73,7 @@ impl VctSolver {
             truncated: false,
             dfpn: super::dfpn::DfpnTable::default(),
             root_depth: 0,
+            root_stones: 0,
             next_clock_check: 0,
             pending_counter: None,
         }
@@ -336,10 +339,11 @@ impl VctSolver {
 /// of its fours or fives (one cell wider for caro's blocked ends), or by turning one of the
 /// defender's forced replies into a four, which needs a line where that reply makes at
 /// least a three, or, where the line ends on a five point that is a renju foul for black,
-/// by a black stone on any line through that point. A white stone cannot add to black's
-/// fouls, and a black stone that makes one of his forced replies a foul only loses faster;
-/// what is left out is a stone that changes a foul through renju's recursive three rule at
-/// more than two removes.
+/// by a black stone on any line through that point. Renju's recursive three rule reaches
+/// further: a stone near the open-four point of a three through a black move or that five
+/// point (and so on, see [`foul_ring`]) can make it a foul or legal again; those cells are
+/// added too. Otherwise a white stone cannot add to black's fouls, and a black stone that
+/// makes one of his forced replies a foul only loses faster.
 pub(super) fn threat_breakers(board: &mut Board, threat: &[Pos], attacker: Color) -> CellSet {
     let defender = attacker.opponent();
     // Line segments (cell, direction, reach) read during a replay of the threat.
@@ -352,7 +356,7 @@ pub(super) fn threat_breakers(board: &mut Board, threat: &[Pos], attacker: Color
             break;
         }
         if ply % 2 == 0 && attacker == Color::Black && fouls {
-            foul_ring(board, p, 2, &mut segments);
+            foul_ring(board, p, &mut segments);
         }
         for dir in 0..4 {
             if ply % 2 == 0 {
@@ -376,7 +380,7 @@ pub(super) fn threat_breakers(board: &mut Board, threat: &[Pos], attacker: Color
             .collect();
         for f in fives {
             segments.extend((0..4).map(|dir| (f, dir, 5)));
-            foul_ring(board, f, 2, &mut segments);
+            foul_ring(board, f, &mut segments);
         }
     }
     for _ in 0..played {
@@ -454,18 +458,21 @@ impl VctSolver {
 
 /// Cells whose stone could change through renju's recursive three rule whether black may
 /// play `c`: a three at `c` is real only if its open-four point is legal, so a stone on a line
-/// through such a point (within `levels` removes) can make `c` a double three or undo one.
-/// Only a cell with two open-three lines can turn, and its open-four points lie on them.
-fn foul_ring(board: &Board, c: Pos, levels: u32, segments: &mut impl Extend<(Pos, usize, isize)>) {
-    ring_from(board, c, levels, 2, segments);
+/// through such a point can make `c` a double three or undo one, and so on recursively (the
+/// core's foul check has no depth limit either). Only a cell with two open-three lines can
+/// turn, and its open-four points lie on them.
+fn foul_ring(board: &Board, c: Pos, segments: &mut impl Extend<(Pos, usize, isize)>) {
+    let mut visited = CellSet::EMPTY;
+    ring_from(board, c, 2, &mut visited, segments);
 }
 
-/// [`foul_ring`] from a cell that turns with `min_threes` open-three lines of its own.
+/// [`foul_ring`] from a cell that turns with `min_threes` open-three lines of its own; each
+/// cell's ring is added once.
 fn ring_from(
     board: &Board,
     c: Pos,
-    levels: u32,
     min_threes: usize,
+    visited: &mut CellSet,
     segments: &mut impl Extend<(Pos, usize, isize)>,
 ) {
     let flex3 = |q: Pos| {
@@ -473,9 +480,10 @@ fn ring_from(
             .filter(|&d| board.line_pattern(q, Color::Black, d).is_flex3())
             .count()
     };
-    if levels == 0 || flex3(c) < min_threes {
+    if visited.contains(c) || flex3(c) < min_threes {
         return;
     }
+    visited.insert(c);
     for dir in 0..4 {
         if !board.line_pattern(c, Color::Black, dir).is_flex3() {
             continue;
@@ -485,7 +493,7 @@ fn ring_from(
             if board.is_empty(g) {
                 segments.extend((0..4).map(|d| (g, d, 5)));
                 // With `c` played, `g` has one more three: one of its own is enough to turn.
-                ring_from(board, g, levels - 1, 1, segments);
+                ring_from(board, g, 1, visited, segments);
             }
         }
     }
