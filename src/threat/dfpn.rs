@@ -13,6 +13,18 @@ use ahash::AHashMap;
 use smallvec::SmallVec;
 use std::time::Duration;
 
+/// Bytes one position can take in a table sized by [`DfpnTable::entries_for_bytes`]: a bucket
+/// in each of the three maps (key, value and the map's control byte), plus an allowance for
+/// the heap slice of a stored counter-VCF line.
+const BYTES_PER_BUCKET: usize = std::mem::size_of::<(u64, Node)>()
+    + std::mem::size_of::<(u64, MoveList)>()
+    + std::mem::size_of::<(u64, Box<[Pos]>)>()
+    + 3
+    + COUNTER_LINE_ALLOWANCE;
+/// Heap bytes allowed per position for counter-VCF lines (a line of up to about a dozen
+/// stones and its allocation; fewer than half of the positions store one).
+const COUNTER_LINE_ALLOWANCE: usize = 24;
+
 /// Proof and disproof numbers at or above this are infinite.
 const INF: u32 = 1 << 30;
 /// Entries kept before the table is emptied (a 24-byte entry and an 88-byte move list per
@@ -74,6 +86,15 @@ impl DfpnTable {
             counters: AHashMap::with_capacity(max_entries),
             max_entries,
         }
+    }
+
+    /// The most positions a [`DfpnTable::reserved`] table can hold within `bytes`: its maps
+    /// round their buckets up to a power of two at a load of 7/8, so the bucket count is the
+    /// largest power of two that fits and the positions 7/8 of it (at least 1024).
+    pub fn entries_for_bytes(bytes: usize) -> usize {
+        let buckets = (bytes / BYTES_PER_BUCKET).max(1);
+        let buckets = 1usize << buckets.ilog2();
+        (buckets / 8 * 7).max(1024)
     }
 
     /// Forgets everything.
@@ -756,6 +777,37 @@ mod tests {
         assert_eq!(epsilon_threshold(INF - 1), INF);
         assert_eq!(epsilon_threshold(8), 11);
         assert_eq!(epsilon_threshold(INF), INF);
+    }
+
+    /// A table sized by bytes holds all its positions without growing, and its buckets (a
+    /// power of two per map, at 7/8 load) stay within the bytes.
+    #[test]
+    fn a_table_sized_by_bytes_fits_them() {
+        for mib in [1, 3, 8, 32] {
+            let bytes = mib << 20;
+            let entries = DfpnTable::entries_for_bytes(bytes);
+            let table = DfpnTable::reserved(entries);
+            for capacity in [
+                table.nodes.capacity(),
+                table.children.capacity(),
+                table.counters.capacity(),
+            ] {
+                assert!(
+                    capacity >= entries,
+                    "{mib} MiB: capacity {capacity} < {entries}"
+                );
+                let buckets = capacity * 8 / 7;
+                assert!(
+                    buckets * BYTES_PER_BUCKET <= bytes,
+                    "{mib} MiB: {buckets} buckets"
+                );
+            }
+            // Not much smaller than it may be: at least a third of the bytes are buckets.
+            assert!(
+                entries * 8 / 7 * BYTES_PER_BUCKET * 3 > bytes,
+                "{mib} MiB: {entries}"
+            );
+        }
     }
 
     /// Starting proof numbers keep the threat-class order at any one depth, grow with the

@@ -1,6 +1,7 @@
 //! The solvers as a win probe for a player: a VCF, then a VCT, within a share of the move's
 //! time budget and of the engine's table memory.
 
+use super::dfpn::DfpnTable;
 use super::limits::{Limits, SolveOutcome};
 use super::vcf::VcfSolver;
 use super::vct::VctSolver;
@@ -34,14 +35,15 @@ impl ThreatProbe {
     }
 
     /// The solvers, built on first use at the current size (a quarter of the bytes to the VCF
-    /// solver's table, a thirty-second to the VCT solver's probe table, half to its df-pn table).
+    /// solver's table, a thirty-second to the VCT solver's probe table, half to its df-pn
+    /// table, counted with the maps' power-of-two rounding).
     fn solvers(&mut self) -> &mut (VcfSolver, VctSolver) {
         let bytes = self.table_bytes.max(64 << 10);
         self.solvers.get_or_insert_with(|| {
             let quarter_bits = (bytes / 4 / 16).max(1024).ilog2();
             let mut vct = VctSolver::new(quarter_bits.saturating_sub(1));
             vct.set_threat_limit(PLAY_THREAT_LIMIT);
-            vct.set_dfpn_capacity((bytes / 2 / 128) as usize);
+            vct.set_dfpn_capacity(DfpnTable::entries_for_bytes(bytes as usize / 2));
             (VcfSolver::new(quarter_bits), vct)
         })
     }
