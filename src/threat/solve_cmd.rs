@@ -115,6 +115,9 @@ pub fn solve_record(
             vct.set_threat_limit(threat_limit);
             // A `limit=` (or `--depth`) is quintet's: every attacker move counts.
             vct.set_count_all_moves(bound.is_some());
+            // Positions of a file are unrelated: each starts from an empty df-pn table, so
+            // its answer does not depend on the lines before it.
+            vct.clear_dfpn();
             let o = vct.solve(&mut board, depth, limits);
             (o, vct.nodes())
         }

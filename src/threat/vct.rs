@@ -102,6 +102,13 @@ impl VctSolver {
         self.vcf.clear();
     }
 
+    /// Forgets the df-pn table (keeping its capacity) but not the VCF refutations: for a
+    /// search of an unrelated position, whose df-pn entries could never be met, while VCF
+    /// entries are cheap to keep and may be.
+    pub fn clear_dfpn(&mut self) {
+        self.dfpn.clear();
+    }
+
     /// Sets what counts as a threat: a non-four move threatens when, if the defender passed,
     /// the attacker would have a VCF of at most `threat_limit` fours (1 = the classical open
     /// three or other open-four point; 2 and more admit "fukumi" moves).
