@@ -27,8 +27,8 @@ const COUNTER_LINE_ALLOWANCE: usize = 24;
 
 /// Proof and disproof numbers at or above this are infinite.
 const INF: u32 = 1 << 30;
-/// Entries kept before the table is emptied (a 24-byte entry and an 88-byte move list per
-/// position, up to twice that in the maps' power-of-two spare room: roughly 230–450 MiB).
+/// Entries kept before the table is emptied (up to [`BYTES_PER_BUCKET`] per position over
+/// the three maps, up to twice that in their power-of-two spare room: roughly 310–620 MiB).
 const MAX_ENTRIES: usize = 2_000_000;
 /// New entries that can be stored between two clock reads (one per level on the way back up
 /// a search path, which is shorter than the board has cells, and two per expansion): a pause
@@ -64,8 +64,8 @@ impl Default for DfpnTable {
 }
 
 impl DfpnTable {
-    /// A table that empties itself past `max_entries` positions (a 24-byte entry and an
-    /// 88-byte move list each, plus the maps' spare room).
+    /// A table that empties itself past `max_entries` positions (up to [`BYTES_PER_BUCKET`]
+    /// each, plus the maps' spare room).
     pub fn with_max_entries(max_entries: usize) -> Self {
         DfpnTable {
             nodes: AHashMap::new(),
