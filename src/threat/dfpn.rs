@@ -64,8 +64,8 @@ impl Default for DfpnTable {
 }
 
 impl DfpnTable {
-    /// A table that empties itself past `max_entries` positions (up to [`BYTES_PER_BUCKET`]
-    /// each, plus the maps' spare room).
+    /// A table that empties itself past `max_entries` positions (each takes the bytes
+    /// [`DfpnTable::entries_for_bytes`] counts, plus the maps' spare room while they grow).
     pub fn with_max_entries(max_entries: usize) -> Self {
         DfpnTable {
             nodes: AHashMap::new(),
