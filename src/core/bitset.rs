@@ -26,34 +26,6 @@ impl CellSet {
         self.words[(p.index() / 64) % WORDS] &= !(1 << (p.index() % 64));
     }
 
-    /// Removes a cell when `condition` holds (branch-free).
-    #[inline]
-    pub fn remove_if(&mut self, p: Pos, condition: bool) {
-        self.words[(p.index() / 64) % WORDS] &= !((condition as u64) << (p.index() % 64));
-    }
-
-    /// Adds the cells `start + i` for every bit `i` of `mask` (at most 64 consecutive cells).
-    #[inline]
-    pub fn insert_run(&mut self, start: usize, mask: u64) {
-        let bits = (mask as u128) << (start % 64);
-        let w = (start / 64) % WORDS;
-        self.words[w] |= bits as u64;
-        if w + 1 < WORDS {
-            self.words[w + 1] |= (bits >> 64) as u64;
-        }
-    }
-
-    /// Removes the cells `start + i` for every bit `i` of `mask` (at most 64 consecutive cells).
-    #[inline]
-    pub fn remove_run(&mut self, start: usize, mask: u64) {
-        let bits = (mask as u128) << (start % 64);
-        let w = (start / 64) % WORDS;
-        self.words[w] &= !(bits as u64);
-        if w + 1 < WORDS {
-            self.words[w + 1] &= !((bits >> 64) as u64);
-        }
-    }
-
     /// Whether the set holds `p`.
     #[inline]
     pub fn contains(&self, p: Pos) -> bool {
@@ -82,10 +54,65 @@ impl CellSet {
         out
     }
 
+    /// The cells in either set.
+    #[inline]
+    pub fn or(&self, other: &CellSet) -> CellSet {
+        let mut out = *self;
+        for (a, b) in out.words.iter_mut().zip(other.words.iter()) {
+            *a |= *b;
+        }
+        out
+    }
+
+    /// The set moved by `offset` cell indices (positive: towards higher indices); cells moved
+    /// out of the layout are dropped.
+    pub fn shifted(&self, offset: isize) -> CellSet {
+        let mut out = CellSet::EMPTY;
+        let (words, bits) = (
+            offset.unsigned_abs() / 64,
+            (offset.unsigned_abs() % 64) as u32,
+        );
+        for i in 0..WORDS {
+            let (near, far) = if offset >= 0 {
+                (i.checked_sub(words), i.checked_sub(words + 1))
+            } else {
+                (
+                    Some(i + words).filter(|&j| j < WORDS),
+                    Some(i + words + 1).filter(|&j| j < WORDS),
+                )
+            };
+            let near = near.map_or(0, |j| self.words[j]);
+            let far = far.map_or(0, |j| self.words[j]);
+            out.words[i] = match (offset >= 0, bits) {
+                (_, 0) => near,
+                (true, b) => near << b | far >> (64 - b),
+                (false, b) => near >> b | far << (64 - b),
+            };
+        }
+        out
+    }
+
+    /// The cells within `radius` king steps of a cell of the set, on a layout of rows of
+    /// `stride` cells. A row's cells spill into the next row's first cells when one lies
+    /// within `radius` of its row's end: the caller's cells keep that far from the ends.
+    pub fn dilate(&self, radius: usize, stride: usize) -> CellSet {
+        let mut row = *self;
+        for k in 1..=radius as isize {
+            row = row.or(&self.shifted(k)).or(&self.shifted(-k));
+        }
+        let mut square = row;
+        for k in 1..=radius as isize {
+            let step = k * stride as isize;
+            square = square.or(&row.shifted(step)).or(&row.shifted(-step));
+        }
+        square
+    }
+
     /// The first cell of the set in index order.
     #[inline]
     pub fn first(&self) -> Option<Pos> {
-        self.iter().next()
+        let (i, w) = self.words.iter().enumerate().find(|(_, &w)| w != 0)?;
+        Some(Pos((i * 64 + w.trailing_zeros() as usize) as u16))
     }
 
     /// The cells in index order (row by row, top first).
@@ -130,6 +157,7 @@ impl Iterator for CellSetIter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::pos::STRIDE;
 
     #[test]
     fn insert_remove_iterate() {
@@ -154,5 +182,39 @@ mod tests {
         let mut t = CellSet::EMPTY;
         t.insert(Pos::new(8, 7));
         assert_eq!(s.and(&t).iter().collect::<Vec<_>>(), vec![Pos::new(8, 7)]);
+    }
+
+    /// Shifts by every offset up to two rows of words either way and dilations of every
+    /// radius match the same operations done cell by cell.
+    #[test]
+    fn shifts_and_dilations_match_cell_by_cell() {
+        let mut s = CellSet::EMPTY;
+        for (x, y) in [(0, 0), (21, 21), (7, 7), (8, 7), (13, 2), (2, 19)] {
+            s.insert(Pos::new(x, y));
+        }
+        for offset in -130..=130isize {
+            let want: Vec<Pos> = s
+                .iter()
+                .map(|p| p.index() as isize + offset)
+                .filter(|&i| (0..NUM_CELLS as isize).contains(&i))
+                .map(|i| Pos(i as u16))
+                .collect();
+            assert_eq!(
+                s.shifted(offset).iter().collect::<Vec<_>>(),
+                want,
+                "{offset}"
+            );
+        }
+        for radius in 1..=5 {
+            let mut want = CellSet::EMPTY;
+            for p in s.iter() {
+                for dy in -(radius as isize)..=radius as isize {
+                    for dx in -(radius as isize)..=radius as isize {
+                        want.insert(p.step(0, dx).step(1, dy));
+                    }
+                }
+            }
+            assert_eq!(s.dilate(radius, STRIDE), want, "radius {radius}");
+        }
     }
 }

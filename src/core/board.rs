@@ -40,10 +40,8 @@ pub struct Board {
     /// Per colour and class code (16 slots so a masked code needs no bounds check).
     class_counts: [[u16; CLASS_SLOTS]; 2],
     class_cells: [[CellSet; CLASS_SLOTS]; 2],
-    /// Number of stones within `radius` of each cell (8 spare bytes so a row of the
-    /// neighbourhood is always one 64-bit word).
-    near: [u8; NUM_CELLS + 8],
-    near_cells: CellSet,
+    /// The occupied cells (the candidates are read off them when asked for).
+    stones: CellSet,
     empty_cells: CellSet,
     history: Vec<Pos>,
     /// Old (pattern, class) of every cell a move changed, so undo restores them verbatim.
@@ -125,8 +123,7 @@ impl Board {
             classes: [[0; NUM_CELLS]; 2],
             class_counts: [[0; CLASS_SLOTS]; 2],
             class_cells: [[CellSet::EMPTY; CLASS_SLOTS]; 2],
-            near: [0; NUM_CELLS + 8],
-            near_cells: CellSet::EMPTY,
+            stones: CellSet::EMPTY,
             empty_cells: CellSet::EMPTY,
             history: Vec::with_capacity(width * height),
             undo_log: Vec::with_capacity(64 * width * height),
@@ -191,6 +188,54 @@ impl Board {
     #[inline]
     pub fn hash_after(&self, p: Pos) -> u64 {
         self.hash ^ STONE_KEYS[self.side_to_move.index()][p.index()] ^ SIDE_KEY
+    }
+
+    /// The Zobrist key after `color` plays `p` and the other colour then plays `reply` (the
+    /// side to move is back where it was), without playing them.
+    #[inline]
+    pub fn hash_after_pair(&self, p: Pos, color: Color, reply: Pos) -> u64 {
+        self.hash
+            ^ STONE_KEYS[color.index()][p.index()]
+            ^ STONE_KEYS[color.opponent().index()][reply.index()]
+    }
+
+    /// The one five point `color` would get by playing the empty cell `p`, when `p` makes
+    /// a four on exactly one line and that four has a single five point; `None` for any
+    /// other move (no four, an open four, two fours). Read from the line keys without
+    /// playing `p`: a forcing search can look its reply up before paying for two moves.
+    pub fn five_point_after(&self, p: Pos, color: Color) -> Option<Pos> {
+        let packed = self.patterns[color.index()][p.index() & (NUM_CELLS - 1)];
+        let mut four_dir = None;
+        for dir in 0..4 {
+            match LinePattern::from_u8(((packed >> (4 * dir)) & 0xF) as u8) {
+                LinePattern::Block4 if four_dir.is_none() => four_dir = Some(dir),
+                LinePattern::Block4 | LinePattern::Flex4 | LinePattern::Five => return None,
+                _ => {}
+            }
+        }
+        let dir = four_dir?;
+        let (line, at) = p.line_of(dir);
+        let code = stone_code(color);
+        let key = self.line_keys[dir][line] | (code as u64) << (2 * at);
+        let mut point = None;
+        for sign in [-1isize, 1] {
+            for s in 1..=4isize {
+                let q = p.step(dir, sign * s);
+                let cell = self.cells[q.index() & (NUM_CELLS - 1)];
+                if cell == CELL_EMPTY as u8 {
+                    let window = window_key(key, (at as isize + sign * s) as usize);
+                    if self.lines.pattern(window, color) == LinePattern::Five {
+                        if point.is_some() {
+                            return None;
+                        }
+                        point = Some(q);
+                    }
+                } else if cell != code {
+                    break;
+                }
+            }
+        }
+        point
     }
 
     /// The stones in the order they were placed.
@@ -272,7 +317,10 @@ impl Board {
     /// is the square of side `2 * radius + 1`).
     #[inline]
     pub fn candidates(&self) -> CellSet {
-        self.near_cells.and(&self.empty_cells)
+        // A stone is at least `BORDER` (>= radius) cells from its row's ends: no spill.
+        self.stones
+            .dilate(self.radius, STRIDE)
+            .and(&self.empty_cells)
     }
 
     /// The pattern of `color`'s line in direction `dir` through the empty cell `p`.
@@ -352,7 +400,7 @@ impl Board {
             self.set_class(p, c, ThreatClass::None as u8);
         }
         self.refresh_around(p);
-        self.add_near(p, true);
+        self.stones.insert(p);
     }
 
     /// Takes back the most recent stone; the colour that played it is to move again.
@@ -370,7 +418,7 @@ impl Board {
         }
         self.side_to_move = color;
         self.empty_cells.insert(p);
-        self.add_near(p, false);
+        self.stones.remove(p);
         let mark = self.undo_marks.pop().expect("one mark per move") as usize;
         for i in (mark..self.undo_log.len()).rev() {
             let e = self.undo_log[i];
@@ -506,55 +554,6 @@ impl Board {
         if class != 0 {
             self.class_counts[c][class as usize & 15] += 1;
             self.class_cells[c][class as usize & 15].insert(p);
-        }
-    }
-
-    /// Adds (or removes) `p`'s contribution to the candidate neighbourhood counts.
-    #[inline]
-    fn add_near(&mut self, p: Pos, add: bool) {
-        let r = self.radius;
-        let width = 2 * r + 1;
-        if width > 8 {
-            return self.add_near_slow(p, add);
-        }
-        // One row of the square at a time: its counts are `width` consecutive bytes, updated
-        // with one 64-bit add or subtract (no count exceeds 121, so no byte carries).
-        let ones = 0x0101_0101_0101_0101u64 & (u64::MAX >> (64 - 8 * width));
-        for dy in 0..width {
-            let start = p.index() + dy * STRIDE - r * STRIDE - r;
-            let bytes: [u8; 8] = self.near[start..start + 8].try_into().expect("8 bytes");
-            let v = u64::from_le_bytes(bytes);
-            let nv = if add { v + ones } else { v - ones };
-            self.near[start..start + 8].copy_from_slice(&nv.to_le_bytes());
-            let run = (1u64 << width) - 1;
-            if add {
-                self.near_cells.insert_run(start, run);
-            } else {
-                // Bytes that became zero: their cells leave the set.
-                let low7 = 0x7F7F_7F7F_7F7F_7F7Fu64;
-                let zero_high_bits = !(((nv & low7) + low7) | nv | low7);
-                let zero_mask =
-                    ((zero_high_bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) & run;
-                self.near_cells.remove_run(start, zero_mask);
-            }
-        }
-    }
-
-    /// [`Board::add_near`] for radii whose rows do not fit one 64-bit word.
-    fn add_near_slow(&mut self, p: Pos, add: bool) {
-        let r = self.radius as isize;
-        for dy in -r..=r {
-            let row = p.0 as isize + dy * STRIDE as isize;
-            for dx in -r..=r {
-                let q = (row + dx) as usize & (NUM_CELLS - 1);
-                if add {
-                    self.near[q] += 1;
-                    self.near_cells.insert(Pos(q as u16));
-                } else {
-                    self.near[q] -= 1;
-                    self.near_cells.remove_if(Pos(q as u16), self.near[q] == 0);
-                }
-            }
         }
     }
 
@@ -751,9 +750,75 @@ mod tests {
                 assert_eq!(board.hash(), fresh.hash());
                 assert_eq!(board.patterns, fresh.patterns);
                 assert_eq!(board.class_counts, fresh.class_counts);
-                assert_eq!(board.near, fresh.near);
+                assert_eq!(board.stones, fresh.stones);
             }
         }
+    }
+
+    /// `five_point_after` names the five point a move really makes, for every empty cell and
+    /// colour of seeded random middle games in every rule (caro's blocked fives included), and
+    /// gives up exactly on the moves that do not make one plain four with one five point.
+    #[test]
+    fn five_point_after_matches_playing_the_move() {
+        let (mut named, mut declined) = (0, 0);
+        for (seed, rule) in Rule::ALL.into_iter().enumerate() {
+            let mut rng = StdRng::seed_from_u64(seed as u64 + 77);
+            for _game in 0..40 {
+                let mut board = Board::new(15, 15, rule).unwrap();
+                for _ in 0..rng.gen_range(12..60) {
+                    let near: Vec<Pos> = board.candidates().iter().collect();
+                    let pool: Vec<Pos> = if near.is_empty() {
+                        board.empty_cells().iter().collect()
+                    } else {
+                        near
+                    };
+                    let p = pool[rng.gen_range(0..pool.len())];
+                    board.make_move(p);
+                    if board.last_move_wins() {
+                        board.undo();
+                        break;
+                    }
+                }
+                let empties: Vec<Pos> = board.empty_cells().iter().collect();
+                for color in Color::BOTH {
+                    if board.has_five_point(color) {
+                        continue;
+                    }
+                    for &p in &empties {
+                        let said = board.five_point_after(p, color);
+                        let fours: Vec<LinePattern> = (0..4)
+                            .map(|d| board.line_pattern(p, color, d))
+                            .filter(|l| l.is_four() || *l == LinePattern::Five)
+                            .collect();
+                        let side = board.side_to_move();
+                        board.place(p, color);
+                        let fives: Vec<Pos> = board
+                            .threat_cells(color, ThreatClass::Five)
+                            .iter()
+                            .collect();
+                        board.undo();
+                        if board.side_to_move() != side {
+                            board.pass();
+                        }
+                        let plain = fours == [LinePattern::Block4] && fives.len() == 1;
+                        match said {
+                            Some(q) => {
+                                assert!(plain && fives == [q], "{rule} {p:?} {color:?}\n{board:?}");
+                                named += 1;
+                            }
+                            None => {
+                                assert!(!plain, "{rule} {p:?} {color:?} missed\n{board:?}");
+                                declined += usize::from(!fours.is_empty());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            named > 500 && declined > 20,
+            "{named} named, {declined} fours declined"
+        );
     }
 
     #[test]

@@ -21,7 +21,7 @@ impl Board {
         let count = self.threat_count(color, ThreatClass::Five);
         if !self.rule().blocked_fives_fail() {
             return if count == 1 {
-                fives.iter().collect()
+                fives.first().into_iter().collect()
             } else {
                 Stoppers::new()
             };

@@ -5,9 +5,10 @@
 //! solver's own.
 
 use super::limits::SolveOutcome;
+use super::moves::has_four_move;
 use super::moves::{five_point, is_legal, legal_stops, MoveList};
 use super::validate::{line_holds, ThreatKind};
-use super::vct::{has_four_move, threat_breakers, VctSolver, FREE_VCF_FOURS, VCF_PROBE_NODES};
+use super::vct::{threat_breakers, VctSolver, FREE_VCF_FOURS, VCF_PROBE_NODES};
 use crate::core::{Board, Pos, ThreatClass};
 use ahash::AHashMap;
 use smallvec::SmallVec;

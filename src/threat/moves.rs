@@ -18,6 +18,9 @@ pub fn is_legal(board: &mut Board, p: Pos, color: Color) -> bool {
 /// The renju cells black may play that the board marks as possible fouls but are legal, and
 /// whose lines satisfy `want`.
 fn legal_marked_black(board: &mut Board, want: impl Fn(LinePattern) -> bool, out: &mut MoveList) {
+    if board.threat_count(Color::Black, ThreatClass::Forbid) == 0 {
+        return;
+    }
     let marked: MoveList = board
         .threat_cells(Color::Black, ThreatClass::Forbid)
         .iter()
@@ -38,11 +41,27 @@ pub fn four_moves(board: &mut Board, color: Color, out: &mut MoveList) {
         ThreatClass::Block4Plus,
         ThreatClass::Block4,
     ] {
-        out.extend(board.threat_cells(color, class).iter());
+        if board.threat_count(color, class) > 0 {
+            out.extend(board.threat_cells(color, class).iter());
+        }
     }
     if color == Color::Black && board.rule() == Rule::Renju {
         legal_marked_black(board, LinePattern::is_four, out);
     }
+}
+
+/// Whether `color` has any move that makes a four (a VCF needs one). Renju cells marked as
+/// possible fouls are counted without the exact check.
+pub fn has_four_move(board: &Board, color: Color) -> bool {
+    [
+        ThreatClass::Flex4,
+        ThreatClass::Block4Flex3,
+        ThreatClass::Block4Plus,
+        ThreatClass::Block4,
+        ThreatClass::Forbid,
+    ]
+    .into_iter()
+    .any(|c| board.threat_count(color, c) > 0)
 }
 
 /// Every legal move of `color` that makes an open three but no four.
@@ -52,7 +71,9 @@ pub fn three_moves(board: &mut Board, color: Color, out: &mut MoveList) {
         ThreatClass::Flex3Plus,
         ThreatClass::Flex3,
     ] {
-        out.extend(board.threat_cells(color, class).iter());
+        if board.threat_count(color, class) > 0 {
+            out.extend(board.threat_cells(color, class).iter());
+        }
     }
     if color == Color::Black && board.rule() == Rule::Renju {
         let before = out.len();
@@ -84,5 +105,9 @@ pub fn legal_stops(board: &mut Board, fives_of: Color, mover: Color) -> MoveList
 /// The one cell where `color` completes a five, if it has any.
 #[inline]
 pub fn five_point(board: &Board, color: Color) -> Option<Pos> {
-    board.threat_cells(color, ThreatClass::Five).first()
+    if board.has_five_point(color) {
+        board.threat_cells(color, ThreatClass::Five).first()
+    } else {
+        None
+    }
 }
