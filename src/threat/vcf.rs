@@ -6,7 +6,10 @@
 //! the VCF to go on. Renju: black may not use a foul as a four point; a white four whose only
 //! defence is a black foul wins; black's exact five beats a foul (the core's classes encode
 //! this). Depth-first with iterative deepening on the number of fours and a table of
-//! positions already refuted at a given depth.
+//! positions already refuted at a given depth. Where a four's block is forced and legal, the
+//! block is read off the line keys and the table asked about the position after both before
+//! either stone is played (about half of the positions a search reaches are refuted ones), and
+//! with two fours left only fours that can leave a winning four are tried.
 
 use super::limits::{Limits, SolveOutcome};
 use super::moves::{five_point, four_moves, legal_stops, MoveList};
