@@ -5,8 +5,7 @@
 //! solver's own.
 
 use super::limits::SolveOutcome;
-use super::moves::has_four_move;
-use super::moves::{five_point, is_legal, legal_stops, MoveList};
+use super::moves::{five_point, has_four_move, is_legal, legal_stops, MoveList};
 use super::validate::{line_holds, ThreatKind};
 use super::vct::{threat_breakers, VctSolver, FREE_VCF_FOURS, VCF_PROBE_NODES};
 use crate::core::{Board, Pos, ThreatClass};
