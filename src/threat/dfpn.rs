@@ -27,9 +27,12 @@ const COUNTER_LINE_ALLOWANCE: usize = 24;
 
 /// Proof and disproof numbers at or above this are infinite.
 const INF: u32 = 1 << 30;
-/// Entries kept before the table is emptied (up to [`BYTES_PER_BUCKET`] per position over
-/// the three maps, up to twice that in their power-of-two spare room: roughly 310–620 MiB).
+/// Entries kept before the cheaper half of them is forgotten (up to [`BYTES_PER_BUCKET`] per
+/// position over the three maps, up to twice that in their power-of-two spare room: roughly
+/// 310–620 MiB).
 const MAX_ENTRIES: usize = 2_000_000;
+/// The pause a full table's collection is allowed per position it holds.
+const GC_NANOS_PER_POSITION: u64 = 60;
 /// New entries that can be stored between two clock reads (one per level on the way back up
 /// a search path, which is shorter than the board has cells, and two per expansion): a pause
 /// is looked for this far ahead, so no growth starts unchecked.
@@ -44,6 +47,9 @@ struct Node {
     best: u16,
     /// Proven by a VCF probe (the line continues with that VCF).
     by_vcf: bool,
+    /// Search nodes spent on this position and below it so far (saturating): what forgetting
+    /// it would cost. The field fits in the padding of a map bucket (the key is 8 bytes).
+    work: u32,
 }
 
 /// The df-pn table: position key → proof and disproof numbers, and the moves of every
@@ -55,6 +61,8 @@ pub struct DfpnTable {
     /// its non-four moves is checked against the line when its own node is expanded.
     counters: AHashMap<u64, Box<[Pos]>>,
     max_entries: usize,
+    /// Collections since the table was made (a full table forgets its cheaper half).
+    collections: u32,
 }
 
 impl Default for DfpnTable {
@@ -64,14 +72,16 @@ impl Default for DfpnTable {
 }
 
 impl DfpnTable {
-    /// A table that empties itself past `max_entries` positions (each takes the bytes
-    /// [`DfpnTable::entries_for_bytes`] counts, plus the maps' spare room while they grow).
+    /// A table that forgets its cheaper half whenever it reaches `max_entries` positions (each
+    /// takes the bytes [`DfpnTable::entries_for_bytes`] counts, plus the maps' spare room while
+    /// they grow).
     pub fn with_max_entries(max_entries: usize) -> Self {
         DfpnTable {
             nodes: AHashMap::new(),
             children: AHashMap::new(),
             counters: AHashMap::new(),
             max_entries: max_entries.max(1024),
+            collections: 0,
         }
     }
 
@@ -85,6 +95,7 @@ impl DfpnTable {
             children: AHashMap::with_capacity(max_entries),
             counters: AHashMap::with_capacity(max_entries),
             max_entries,
+            collections: 0,
         }
     }
 
@@ -113,13 +124,14 @@ impl DfpnTable {
     }
 
     /// How long the next [`PAUSE_SLACK`] new entries may stall the search, or zero when they
-    /// will not: a map at its capacity grows and moves every entry, a full table is emptied.
-    /// Allowed: 40 ns per position, 120 ns per move list, 10 ns per emptied entry (growths
-    /// timed at 28 k–115 k entries on the project's VM took about 35 and 105 ns).
+    /// will not: a map at its capacity grows and moves every entry, a full table forgets half
+    /// of them. Allowed: 40 ns per position, 120 ns per move list, 60 ns per position of a full
+    /// table (growths timed at 28 k–115 k entries on the project's VM took about 35 and 105 ns;
+    /// collections of 2 M positions 60–98 ms, 30–49 ns a position).
     pub(super) fn pause_estimate(&self) -> Duration {
         let pause = |len: usize, capacity: usize, ns_per_move: u64| -> u64 {
             if len + PAUSE_SLACK >= self.max_entries {
-                10 * len as u64
+                GC_NANOS_PER_POSITION * len as u64
             } else if len + PAUSE_SLACK >= capacity {
                 ns_per_move * len as u64
             } else {
@@ -130,8 +142,8 @@ impl DfpnTable {
         let children = pause(self.children.len(), self.children.capacity(), 120)
             + pause(self.counters.len(), self.counters.capacity(), 40);
         let nanos = if self.nodes.len() + PAUSE_SLACK >= self.max_entries {
-            // Emptying the position map empties the whole table.
-            10 * (self.nodes.len() + self.children.len()) as u64
+            // A collection sweeps the position map and the move lists with it.
+            GC_NANOS_PER_POSITION * self.nodes.len() as u64
         } else {
             nodes + children
         };
@@ -150,19 +162,49 @@ impl DfpnTable {
         }
     }
 
-    fn put(&mut self, key: u64, pn: u32, dn: u32, best: Option<Pos>, by_vcf: bool) {
+    /// Stores a position's numbers and adds `work` (the search nodes just spent on it) to
+    /// what it has cost so far. A full table first forgets its cheaper half.
+    fn put(&mut self, key: u64, pn: u32, dn: u32, best: Option<Pos>, by_vcf: bool, work: u64) {
         if self.nodes.len() >= self.max_entries && !self.nodes.contains_key(&key) {
-            self.clear();
+            self.collect_garbage();
         }
-        self.nodes.insert(
-            key,
-            Node {
-                pn,
-                dn,
-                best: best.map_or(0, |p| p.0),
-                by_vcf,
-            },
-        );
+        let node = Node {
+            pn,
+            dn,
+            best: best.map_or(0, |p| p.0),
+            by_vcf,
+            work: u32::try_from(work).unwrap_or(u32::MAX),
+        };
+        self.nodes
+            .entry(key)
+            .and_modify(|old| {
+                *old = Node {
+                    work: old.work.saturating_add(node.work),
+                    ..node
+                }
+            })
+            .or_insert(node);
+    }
+
+    /// Forgets the positions that cost at most the median work (at least half of them) and
+    /// the move lists of the forgotten ones. Emptying the whole table instead threw away the
+    /// long searches' progress: quintet's unstable L12 benchmark, whose search passes 2 M
+    /// positions several times, was not proved within 60 s that way, and is within 55 s so.
+    fn collect_garbage(&mut self) {
+        // The exact median, not a sample's: which positions stay must not depend on the
+        // maps' iteration order (it varies between runs), or node-limited searches would not
+        // repeat.
+        let mut works: Vec<u32> = self.nodes.values().map(|n| n.work).collect();
+        if works.is_empty() {
+            return;
+        }
+        self.collections += 1;
+        let middle = works.len() / 2;
+        let threshold = *works.select_nth_unstable(middle).1;
+        self.nodes.retain(|_, n| n.work > threshold);
+        let nodes = &self.nodes;
+        self.children.retain(|key, _| nodes.contains_key(key));
+        self.counters.retain(|key, _| nodes.contains_key(key));
     }
 }
 
@@ -354,6 +396,7 @@ impl VctSolver {
         depth: u32,
     ) -> (u32, u32) {
         let counter = self.pending_counter.take();
+        let start = self.nodes;
         if self.tick() {
             return (1, 1);
         }
@@ -367,13 +410,13 @@ impl VctSolver {
         let moves = match expansion {
             Ok(moves) => moves,
             Err(Expansion::Proven(best, by_vcf)) => {
-                self.dfpn.put(key, 0, INF, best, by_vcf);
+                self.dfpn.put(key, 0, INF, best, by_vcf, self.nodes - start);
                 return (0, INF);
             }
             // A probe stopped by the limits looks like "no threat": not a disproof to keep.
             Err(Expansion::Disproven) if self.aborted => return (1, 1),
             Err(Expansion::Disproven) => {
-                self.dfpn.put(key, INF, 0, None, false);
+                self.dfpn.put(key, INF, 0, None, false, self.nodes - start);
                 return (INF, 0);
             }
             Err(Expansion::Children(moves)) => {
@@ -446,7 +489,8 @@ impl VctSolver {
             if pn >= thpn || dn >= thdn || self.aborted {
                 let proof_move = (pn == 0 && attack).then(|| moves[best]);
                 if !self.aborted {
-                    self.dfpn.put(key, pn, dn, proof_move, false);
+                    self.dfpn
+                        .put(key, pn, dn, proof_move, false, self.nodes - start);
                 }
                 return (pn, dn);
             }
@@ -711,7 +755,7 @@ mod tests {
         let mut solver = VctSolver::new(12);
         let mut key = 0u64;
         while solver.dfpn.nodes.len() + PAUSE_SLACK < solver.dfpn.nodes.capacity().max(400_000) {
-            solver.dfpn.put(key, 1, 1, None, false);
+            solver.dfpn.put(key, 1, 1, None, false, 1);
             key += 1;
         }
         let pause = solver.dfpn.pause_estimate();
@@ -740,7 +784,7 @@ mod tests {
         assert!(solver.dfpn.nodes.len() < 100 && solver.dfpn.nodes.capacity() == capacity);
         // The pause is seen coming while the table is still short of its capacity.
         while solver.dfpn.pause_estimate().is_zero() {
-            solver.dfpn.put(key, 1, 1, None, false);
+            solver.dfpn.put(key, 1, 1, None, false, 1);
             key += 1;
         }
         assert_eq!(
@@ -748,21 +792,111 @@ mod tests {
             solver.dfpn.nodes.capacity()
         );
         while solver.dfpn.nodes.len() < solver.dfpn.nodes.capacity() {
-            solver.dfpn.put(key, 1, 1, None, false);
+            solver.dfpn.put(key, 1, 1, None, false, 1);
             key += 1;
         }
         // Once grown, nothing stalls the next entries.
-        solver.dfpn.put(key, 1, 1, None, false);
+        solver.dfpn.put(key, 1, 1, None, false, 1);
         assert_eq!(solver.dfpn.pause_estimate(), Duration::ZERO);
         // A players' table has room for every entry it may hold: it never stalls to grow.
         solver.set_dfpn_capacity(50_000);
         for key in 0..(50_000 - PAUSE_SLACK) as u64 {
             assert_eq!(solver.dfpn.pause_estimate(), Duration::ZERO, "{key}");
-            solver.dfpn.put(key, 1, 1, None, false);
+            solver.dfpn.put(key, 1, 1, None, false, 1);
             solver
                 .dfpn
                 .store_children(key, &MoveList::new(), Some(vec![Pos(1)]));
         }
+    }
+
+    /// A full table forgets the positions that cost at most the median work and their move
+    /// lists, and keeps the dearer ones with theirs.
+    #[test]
+    fn a_full_table_forgets_its_cheaper_half() {
+        let mut table = DfpnTable::with_max_entries(1024);
+        // Work 1..=1024 in a scrambled order: the median is about 512.
+        for i in 0..1024u64 {
+            let key = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let work = (i * 389) % 1024 + 1;
+            table.put(key, 5, 7, None, false, work);
+            table.store_children(key, &MoveList::from_slice(&[Pos(3)]), Some(vec![Pos(4)]));
+        }
+        assert_eq!((table.nodes.len(), table.collections), (1024, 0));
+        // Work adds up over visits.
+        let dear = 1023u64.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let before = table.nodes[&dear].work;
+        table.put(dear, 4, 9, None, false, 1000);
+        assert_eq!(table.nodes[&dear].work, before + 1000);
+        // One more position: the cheaper half goes.
+        table.put(u64::MAX, 1, 1, None, false, 1);
+        assert_eq!(table.collections, 1);
+        let kept = table.nodes.len();
+        assert!((400..=600).contains(&kept), "{kept} kept");
+        let cheapest_kept = table
+            .nodes
+            .iter()
+            .filter(|(&key, _)| key != u64::MAX)
+            .map(|(_, n)| n.work)
+            .min()
+            .unwrap();
+        assert!((400..=650).contains(&cheapest_kept), "{cheapest_kept}");
+        assert_eq!(table.lookup(dear), Some((4, 9)));
+        for key in table.children.keys().chain(table.counters.keys()) {
+            assert!(table.nodes.contains_key(key));
+        }
+        assert_eq!(table.children.len(), kept - 1);
+        assert_eq!(table.counters.len(), kept - 1);
+    }
+
+    /// A search whose tree outgrows its table many times over still proves its wins: the
+    /// collections keep the dear positions. (Emptying the whole table when full left quintet's
+    /// unstable L12 benchmark unproved.)
+    #[test]
+    fn a_search_larger_than_its_table_still_proves() {
+        let records = read_corpus("vct", "renju_vct_puzzles_lfz084.txt").expect("corpus");
+        let mut large = VctSolver::new(14);
+        large.set_threat_limit(4);
+        let mut small = VctSolver::new(14);
+        small.set_threat_limit(4);
+        let mut checked = 0;
+        for rec in records.iter().step_by(7) {
+            let mut board = rec.board().unwrap();
+            large.clear();
+            if !large
+                .solve(&mut board, 200, Limits::nodes(400_000))
+                .is_win()
+                || large.dfpn.nodes.len() < 8 * 1024
+            {
+                continue;
+            }
+            small.clear();
+            small.dfpn = DfpnTable::with_max_entries(1024);
+            let outcome = small.solve(&mut board, 200, Limits::nodes(20_000_000));
+            let SolveOutcome::Win(line) = outcome else {
+                panic!("{}: {outcome:?} with a small table", rec.id);
+            };
+            crate::threat::validate::validate_line(
+                &mut board,
+                &line,
+                ThreatKind::Vct { threat_limit: 4 },
+            )
+            .unwrap_or_else(|e| panic!("{}: {e}", rec.id));
+            assert!(small.dfpn.collections >= 3, "{}", rec.id);
+            // Emptying the table instead took 4–28 times the nodes on these puzzles.
+            assert!(
+                small.nodes() <= 5 * large.nodes(),
+                "{}: {} nodes with a small table, {} with a large one",
+                rec.id,
+                small.nodes(),
+                large.nodes()
+            );
+            assert!(small.dfpn.nodes.len() <= 1024);
+            checked += 1;
+            if checked == 4 {
+                break;
+            }
+        }
+        assert_eq!(checked, 4);
     }
 
     /// Sums of open children stay finite however large: only a proven or disproven child

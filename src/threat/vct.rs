@@ -194,8 +194,9 @@ impl VctSolver {
     pub(super) fn tick(&mut self) -> bool {
         self.nodes += 1;
         // VCF probes add their nodes in jumps: the clock is due by count, not by multiples.
-        // It is also read before the df-pn table grows or is emptied, which takes up to tens
-        // of milliseconds in a large table: the search stops if that would end past the deadline.
+        // It is also read before the df-pn table grows or forgets its cheaper half, which takes
+        // up to a hundred milliseconds in a large table: the search stops if that would end past
+        // the deadline.
         let pause = self.dfpn.pause_estimate();
         let check_clock = self.nodes >= self.next_clock_check || !pause.is_zero();
         if check_clock {
