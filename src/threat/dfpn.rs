@@ -186,6 +186,24 @@ impl DfpnTable {
             .or_insert(node);
     }
 
+    /// Forgets every disproven position (and the move lists of forgotten ones), keeping the
+    /// proofs and the open estimates: after a search whose threat tests were cut short by
+    /// their budget, whose disproofs may be wrong. A disproof never supports a proof (a cut
+    /// test only hides a threat, which can make a defence look refuted, never a win look
+    /// proved), and an open estimate built on one is a heuristic the next visit corrects.
+    pub(super) fn forget_disproofs(&mut self) {
+        self.nodes.retain(|_, n| n.dn != 0);
+        let nodes = &self.nodes;
+        self.children.retain(|key, _| nodes.contains_key(key));
+        self.counters.retain(|key, _| nodes.contains_key(key));
+    }
+
+    /// How long a sweep of the whole table ([`DfpnTable::forget_disproofs`], a collection)
+    /// may take.
+    pub(super) fn sweep_estimate(&self) -> Duration {
+        Duration::from_nanos(GC_NANOS_PER_POSITION * self.nodes.len() as u64)
+    }
+
     /// Forgets the positions that cost at most the median work (at least half of them) and
     /// the move lists of the forgotten ones. Emptying the whole table instead threw away the
     /// long searches' progress: quintet's unstable L12 benchmark, whose search passes 2 M
@@ -846,6 +864,73 @@ mod tests {
         }
         assert_eq!(table.children.len(), kept - 1);
         assert_eq!(table.counters.len(), kept - 1);
+    }
+
+    /// After a search whose threat tests were cut short, the next search starts with that
+    /// search's proofs and open estimates but none of its disproofs, and answers as a fresh
+    /// solver does wherever both decide.
+    #[test]
+    fn a_truncated_search_leaves_its_proofs_but_not_its_disproofs() {
+        let records = read_corpus("vct", "renju_vct_puzzles_lfz084.txt").expect("corpus");
+        let mut solver = VctSolver::new(14);
+        solver.set_threat_limit(4);
+        let mut fresh = VctSolver::new(14);
+        fresh.set_threat_limit(4);
+        let (mut truncated, mut kept_proofs) = (0, 0);
+        for rec in records
+            .iter()
+            .filter(|r| r.id.contains("gaofei"))
+            .step_by(3)
+        {
+            let mut board = rec.board().unwrap();
+            solver.clear();
+            solver.solve(&mut board, 200, Limits::nodes(150_000));
+            if !solver.truncated {
+                continue;
+            }
+            truncated += 1;
+            let keys_with = |solver: &VctSolver, f: fn(&Node) -> bool| -> Vec<u64> {
+                solver
+                    .dfpn
+                    .nodes
+                    .iter()
+                    .filter(|(_, n)| f(n))
+                    .map(|(&k, _)| k)
+                    .collect()
+            };
+            let proofs = keys_with(&solver, |n| n.pn == 0);
+            let disproofs = keys_with(&solver, |n| n.dn == 0);
+            let open = keys_with(&solver, |n| n.pn != 0 && n.dn != 0);
+            assert!(!disproofs.is_empty(), "{}", rec.id);
+            // The next search starts: the disproofs go, the rest stays.
+            solver.start(&board, Limits::nodes(150_000));
+            assert!(solver.dfpn.nodes.values().all(|n| n.dn != 0), "{}", rec.id);
+            for key in proofs.iter().chain(&open) {
+                assert!(solver.dfpn.nodes.contains_key(key), "{}", rec.id);
+            }
+            assert_eq!(
+                solver.dfpn.nodes.len(),
+                proofs.len() + open.len(),
+                "{}",
+                rec.id
+            );
+            // The same position again, on the kept table.
+            let again = solver.solve(&mut board, 200, Limits::nodes(150_000));
+            kept_proofs += proofs.len();
+            fresh.clear();
+            let first = fresh.solve(&mut board, 200, Limits::nodes(150_000));
+            assert!(
+                !(first.is_win() && again == SolveOutcome::NoWin
+                    || again.is_win() && first == SolveOutcome::NoWin),
+                "{}: {first:?} fresh, {again:?} on the kept table",
+                rec.id
+            );
+            if truncated == 3 {
+                break;
+            }
+        }
+        assert_eq!(truncated, 3, "too few searches with a cut threat test");
+        assert!(kept_proofs > 1000, "only {kept_proofs} proofs kept");
     }
 
     /// A search whose tree outgrows its table many times over still proves its wins: the

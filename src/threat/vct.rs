@@ -160,11 +160,21 @@ impl VctSolver {
         }
     }
 
-    fn start(&mut self, board: &Board, limits: Limits) {
+    pub(super) fn start(&mut self, board: &Board, limits: Limits) {
         // Disproofs of a search whose threat probes were cut short may be wrong; they must
-        // not carry over into this one.
+        // not carry over into this one. Its proofs and open estimates stay (a cut probe only
+        // ever hides a threat), unless sweeping the table would take more than an eighth of
+        // this search's time: then it is emptied.
         if self.truncated {
-            self.dfpn.clear();
+            let sweep = self.dfpn.sweep_estimate();
+            if limits
+                .deadline
+                .is_some_and(|d| Instant::now() + sweep * 8 >= d)
+            {
+                self.dfpn.clear();
+            } else {
+                self.dfpn.forget_disproofs();
+            }
         }
         // A table that must grow before its next new entry, and could not do so within this
         // search's time, is emptied instead (it keeps its capacity): otherwise every search
