@@ -31,7 +31,8 @@ const INF: u32 = 1 << 30;
 /// position over the three maps, up to twice that in their power-of-two spare room: roughly
 /// 310–620 MiB).
 const MAX_ENTRIES: usize = 2_000_000;
-/// The pause a full table's collection is allowed per position it holds.
+/// The pause a full table's collection (or [`DfpnTable::forget_disproofs`]) is allowed per
+/// position it holds.
 const GC_NANOS_PER_POSITION: u64 = 60;
 /// New entries that can be stored between two clock reads (one per level on the way back up
 /// a search path, which is shorter than the board has cells, and two per expansion): a pause
@@ -150,15 +151,17 @@ impl DfpnTable {
         Duration::from_nanos(nanos)
     }
 
-    /// Caches an expanded node's moves (and the counter-VCF they answer).
-    fn store_children(&mut self, key: u64, moves: &MoveList, counter: Option<Vec<Pos>>) {
+    /// Caches an expanded node's moves (and the counter-VCF they answer). Collections keep
+    /// the lists within the positions kept; only lists of nodes never stored (searches
+    /// stopped midway) can pile up beyond them, and past `max_entries` they are all dropped.
+    fn store_children(&mut self, key: u64, moves: &MoveList, counter: Option<Box<[Pos]>>) {
         if self.children.len() >= self.max_entries {
             self.children.clear();
             self.counters.clear();
         }
         self.children.insert(key, moves.clone());
         if let Some(line) = counter {
-            self.counters.insert(key, line.into_boxed_slice());
+            self.counters.insert(key, line);
         }
     }
 
@@ -204,22 +207,33 @@ impl DfpnTable {
         Duration::from_nanos(GC_NANOS_PER_POSITION * self.nodes.len() as u64)
     }
 
-    /// Forgets the positions that cost at most the median work (at least half of them) and
-    /// the move lists of the forgotten ones. Emptying the whole table instead threw away the
-    /// long searches' progress: quintet's unstable L12 benchmark, whose search passes 2 M
-    /// positions several times, was not proved within 60 s that way, and is within 55 s so.
+    /// Forgets the open and disproven positions that cost at most their median work (at
+    /// least half of them) and the move lists of the forgotten ones. Proven positions stay,
+    /// unless they fill half the table: the principal line and the proof size are read from
+    /// them after the search. Emptying the whole table instead threw away the long searches'
+    /// progress: quintet's unstable L12 benchmark, whose search passes 2 M positions several
+    /// times, was not proved within 60 s that way, and is in 53–75 s so. Takes a transient
+    /// array of 4 bytes a position (2–3 % of the table's bytes).
     fn collect_garbage(&mut self) {
+        let proofs = self.nodes.values().filter(|n| n.pn == 0).count();
+        let keep_proofs = 2 * proofs <= self.nodes.len();
+        let doomed = |n: &Node| !(keep_proofs && n.pn == 0);
         // The exact median, not a sample's: which positions stay must not depend on the
         // maps' iteration order (it varies between runs), or node-limited searches would not
         // repeat.
-        let mut works: Vec<u32> = self.nodes.values().map(|n| n.work).collect();
+        let mut works: Vec<u32> = self
+            .nodes
+            .values()
+            .filter(|n| doomed(n))
+            .map(|n| n.work)
+            .collect();
         if works.is_empty() {
             return;
         }
         self.collections += 1;
         let middle = works.len() / 2;
         let threshold = *works.select_nth_unstable(middle).1;
-        self.nodes.retain(|_, n| n.work > threshold);
+        self.nodes.retain(|_, n| !doomed(n) || n.work > threshold);
         let nodes = &self.nodes;
         self.children.retain(|key, _| nodes.contains_key(key));
         self.counters.retain(|key, _| nodes.contains_key(key));
@@ -414,7 +428,7 @@ impl VctSolver {
         depth: u32,
     ) -> (u32, u32) {
         let counter = self.pending_counter.take();
-        let start = self.nodes;
+        let nodes_before = self.nodes;
         if self.tick() {
             return (1, 1);
         }
@@ -424,26 +438,31 @@ impl VctSolver {
             None if attack => Err(self.expand_attack(board, depth)),
             None => Err(self.expand_defend(board, depth, counter.as_deref())),
         };
-        // Ok: moves cached by an earlier visit; Err: a fresh expansion.
-        let moves = match expansion {
-            Ok(moves) => moves,
+        // Ok: moves cached by an earlier visit; Err: a fresh expansion. `answers`: the
+        // defender's counter-VCF the moves must break, held here for the whole visit (a
+        // collection may forget the cached copy of a node on the search path).
+        let (moves, answers) = match expansion {
+            Ok(moves) => (moves, self.dfpn.counters.get(&key).cloned()),
             Err(Expansion::Proven(best, by_vcf)) => {
-                self.dfpn.put(key, 0, INF, best, by_vcf, self.nodes - start);
+                self.dfpn
+                    .put(key, 0, INF, best, by_vcf, self.nodes - nodes_before);
                 return (0, INF);
             }
             // A probe stopped by the limits looks like "no threat": not a disproof to keep.
             Err(Expansion::Disproven) if self.aborted => return (1, 1),
             Err(Expansion::Disproven) => {
-                self.dfpn.put(key, INF, 0, None, false, self.nodes - start);
+                self.dfpn
+                    .put(key, INF, 0, None, false, self.nodes - nodes_before);
                 return (INF, 0);
             }
             Err(Expansion::Children(moves)) => {
                 self.dfpn.store_children(key, &moves, None);
-                moves
+                (moves, None)
             }
             Err(Expansion::Answers(moves, line)) => {
-                self.dfpn.store_children(key, &moves, Some(line));
-                moves
+                let line = line.into_boxed_slice();
+                self.dfpn.store_children(key, &moves, Some(line.clone()));
+                (moves, Some(line))
             }
         };
         let child_depth = if attack {
@@ -508,7 +527,7 @@ impl VctSolver {
                 let proof_move = (pn == 0 && attack).then(|| moves[best]);
                 if !self.aborted {
                     self.dfpn
-                        .put(key, pn, dn, proof_move, false, self.nodes - start);
+                        .put(key, pn, dn, proof_move, false, self.nodes - nodes_before);
                 }
                 return (pn, dn);
             }
@@ -524,7 +543,7 @@ impl VctSolver {
                 )
             };
             if attack && self.dfpn.lookup(keys[best]).is_none() {
-                self.pending_counter = self.dfpn.counters.get(&key).cloned();
+                self.pending_counter = answers.clone();
             }
             board.make_move(moves[best]);
             values[best] = self.mid(board, cthpn, cthdn, !attack, child_depth);
@@ -823,7 +842,7 @@ mod tests {
             solver.dfpn.put(key, 1, 1, None, false, 1);
             solver
                 .dfpn
-                .store_children(key, &MoveList::new(), Some(vec![Pos(1)]));
+                .store_children(key, &MoveList::new(), Some(Box::new([Pos(1)])));
         }
     }
 
@@ -831,44 +850,59 @@ mod tests {
     /// lists, and keeps the dearer ones with theirs.
     #[test]
     fn a_full_table_forgets_its_cheaper_half() {
+        let key_of = |i: u64| i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let mut table = DfpnTable::with_max_entries(1024);
-        // Work 1..=1024 in a scrambled order: the median is about 512.
+        // Work 1..=1024 in a scrambled order; every 64th position is proven.
         for i in 0..1024u64 {
-            let key = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             let work = (i * 389) % 1024 + 1;
-            table.put(key, 5, 7, None, false, work);
-            table.store_children(key, &MoveList::from_slice(&[Pos(3)]), Some(vec![Pos(4)]));
+            let pn = if i % 64 == 0 { 0 } else { 5 };
+            table.put(key_of(i), pn, 7, None, false, work);
+            table.store_children(
+                key_of(i),
+                &MoveList::from_slice(&[Pos(3)]),
+                Some(Box::new([Pos(4)])),
+            );
         }
         assert_eq!((table.nodes.len(), table.collections), (1024, 0));
         // Work adds up over visits.
-        let dear = 1023u64.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let dear = key_of(1023);
         let before = table.nodes[&dear].work;
         table.put(dear, 4, 9, None, false, 1000);
         assert_eq!(table.nodes[&dear].work, before + 1000);
-        // One more position: the cheaper half goes.
+        // One more position: the cheaper half of the unproven ones goes, the proofs stay.
         table.put(u64::MAX, 1, 1, None, false, 1);
         assert_eq!(table.collections, 1);
         let kept = table.nodes.len();
-        assert!((400..=600).contains(&kept), "{kept} kept");
-        let cheapest_kept = table
+        assert!((16 + 400..=16 + 600).contains(&kept), "{kept} kept");
+        for i in (0..1024).step_by(64) {
+            assert_eq!(table.lookup(key_of(i)).map(|v| v.0), Some(0), "proof {i}");
+        }
+        let cheapest_open = table
             .nodes
             .iter()
-            .filter(|(&key, _)| key != u64::MAX)
+            .filter(|(&key, n)| key != u64::MAX && n.pn != 0)
             .map(|(_, n)| n.work)
             .min()
             .unwrap();
-        assert!((400..=650).contains(&cheapest_kept), "{cheapest_kept}");
+        assert!((400..=650).contains(&cheapest_open), "{cheapest_open}");
         assert_eq!(table.lookup(dear), Some((4, 9)));
         for key in table.children.keys().chain(table.counters.keys()) {
             assert!(table.nodes.contains_key(key));
         }
         assert_eq!(table.children.len(), kept - 1);
         assert_eq!(table.counters.len(), kept - 1);
+        // A table that is mostly proofs forgets the cheaper half of them too.
+        let mut table = DfpnTable::with_max_entries(1024);
+        for i in 0..1025u64 {
+            table.put(key_of(i), 0, INF, None, false, i + 1);
+        }
+        assert_eq!(table.collections, 1);
+        assert!(table.nodes.len() <= 513, "{}", table.nodes.len());
     }
 
     /// After a search whose threat tests were cut short, the next search starts with that
-    /// search's proofs and open estimates but none of its disproofs, and answers as a fresh
-    /// solver does wherever both decide.
+    /// search's proofs and open estimates but none of its disproofs; a win it then claims
+    /// replays as one, and it never disproves what a fresh solver proves.
     #[test]
     fn a_truncated_search_leaves_its_proofs_but_not_its_disproofs() {
         let records = read_corpus("vct", "renju_vct_puzzles_lfz084.txt").expect("corpus");
@@ -914,8 +948,16 @@ mod tests {
                 "{}",
                 rec.id
             );
-            // The same position again, on the kept table.
+            // The same position again, on the kept table: a win must still be a real one.
             let again = solver.solve(&mut board, 200, Limits::nodes(150_000));
+            if let SolveOutcome::Win(line) = &again {
+                crate::threat::validate::validate_line(
+                    &mut board,
+                    line,
+                    ThreatKind::Vct { threat_limit: 4 },
+                )
+                .unwrap_or_else(|e| panic!("{}: {e}", rec.id));
+            }
             kept_proofs += proofs.len();
             fresh.clear();
             let first = fresh.solve(&mut board, 200, Limits::nodes(150_000));
@@ -975,7 +1017,6 @@ mod tests {
                 small.nodes(),
                 large.nodes()
             );
-            assert!(small.dfpn.nodes.len() <= 1024);
             checked += 1;
             if checked == 4 {
                 break;

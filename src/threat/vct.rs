@@ -50,7 +50,7 @@ pub struct VctSolver {
     pub(super) count_all_moves: bool,
     pub(super) vcf: VcfSolver,
     /// Set when a threat test (does the attacker threaten?) ran out of its budget: a disproof
-    /// is then not final, and the table is emptied before the next search.
+    /// is then not final, and the table's disproofs are forgotten before the next search.
     pub(super) truncated: bool,
     pub(super) dfpn: super::dfpn::DfpnTable,
     /// The depth bound of the last df-pn search (when every move counts).
@@ -160,6 +160,7 @@ impl VctSolver {
         }
     }
 
+    /// Readies the solver for a search of `board` (its side to move attacks) within `limits`.
     pub(super) fn start(&mut self, board: &Board, limits: Limits) {
         // Disproofs of a search whose threat probes were cut short may be wrong; they must
         // not carry over into this one. Its proofs and open estimates stay (a cut probe only
@@ -205,8 +206,8 @@ impl VctSolver {
         self.nodes += 1;
         // VCF probes add their nodes in jumps: the clock is due by count, not by multiples.
         // It is also read before the df-pn table grows or forgets its cheaper half, which takes
-        // up to a hundred milliseconds in a large table: the search stops if that would end past
-        // the deadline.
+        // up to a few hundred milliseconds in a large table: the search stops if that would end
+        // past the deadline.
         let pause = self.dfpn.pause_estimate();
         let check_clock = self.nodes >= self.next_clock_check || !pause.is_zero();
         if check_clock {
@@ -843,7 +844,8 @@ mod tests {
             }
         }
         // 16 651 rings, 75 487 flips, 3 of them beyond two removes; a ring that stops at two
-        // removes misses one of those (lfz-intro-3te-146 with 8 stones added).
+        // removes misses one of those (lfz-intro-3te-146 with 8 stones added). The deep ones
+        // are rare: the added stones (seeded, in candidate order) decide how many there are.
         assert!(rings > 10_000, "only {rings} rings");
         assert!(flips > 50_000, "only {flips} flips");
         assert!(deep > 0, "no flip beyond two removes among {flips}");
