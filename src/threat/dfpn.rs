@@ -51,6 +51,9 @@ struct Node {
     /// Search nodes spent on this position and below it so far (saturating): what forgetting
     /// it would cost. The field fits in the padding of a map bucket (the key is 8 bytes).
     work: u32,
+    /// The table's generation (its search) when the position was last stored: a collection
+    /// counts the work of older searches as none (a player's table outlives its moves).
+    generation: u8,
 }
 
 /// The df-pn table: position key → proof and disproof numbers, and the moves of every
@@ -64,6 +67,8 @@ pub struct DfpnTable {
     max_entries: usize,
     /// Collections since the table was made (a full table forgets its cheaper half).
     collections: u32,
+    /// The current search's generation, stamped on the positions it stores.
+    generation: u8,
 }
 
 impl Default for DfpnTable {
@@ -83,6 +88,7 @@ impl DfpnTable {
             counters: AHashMap::new(),
             max_entries: max_entries.max(1024),
             collections: 0,
+            generation: 0,
         }
     }
 
@@ -97,6 +103,7 @@ impl DfpnTable {
             counters: AHashMap::with_capacity(max_entries),
             max_entries,
             collections: 0,
+            generation: 0,
         }
     }
 
@@ -107,6 +114,12 @@ impl DfpnTable {
         let buckets = (bytes / BYTES_PER_BUCKET).max(1);
         let buckets = 1usize << buckets.ilog2();
         (buckets / 8 * 7).max(1024)
+    }
+
+    /// Starts a new generation: what searches before it stored stays readable, but a
+    /// collection forgets it before anything stored since.
+    pub(super) fn new_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
     }
 
     /// Forgets everything.
@@ -177,12 +190,18 @@ impl DfpnTable {
             best: best.map_or(0, |p| p.0),
             by_vcf,
             work: u32::try_from(work).unwrap_or(u32::MAX),
+            generation: self.generation,
         };
         self.nodes
             .entry(key)
             .and_modify(|old| {
+                let earlier = if old.generation == node.generation {
+                    old.work
+                } else {
+                    0
+                };
                 *old = Node {
-                    work: old.work.saturating_add(node.work),
+                    work: earlier.saturating_add(node.work),
                     ..node
                 }
             })
@@ -208,7 +227,8 @@ impl DfpnTable {
     }
 
     /// Forgets the open and disproven positions that cost at most their median work (at
-    /// least half of them) and the move lists of the forgotten ones. Proven positions stay,
+    /// least half of them; work of an earlier generation counts as none) and the move lists
+    /// of the forgotten ones. Proven positions stay,
     /// unless they fill half the table: the principal line and the proof size are read from
     /// them after the search. Emptying the whole table instead threw away the long searches'
     /// progress: quintet's unstable L12 benchmark, whose search passes 2 M positions several
@@ -221,11 +241,19 @@ impl DfpnTable {
         // The exact median, not a sample's: which positions stay must not depend on the
         // maps' iteration order (it varies between runs), or node-limited searches would not
         // repeat.
+        let generation = self.generation;
+        let work = |n: &Node| {
+            if n.generation == generation {
+                n.work
+            } else {
+                0
+            }
+        };
         let mut works: Vec<u32> = self
             .nodes
             .values()
             .filter(|n| doomed(n))
-            .map(|n| n.work)
+            .map(work)
             .collect();
         if works.is_empty() {
             return;
@@ -233,7 +261,7 @@ impl DfpnTable {
         self.collections += 1;
         let middle = works.len() / 2;
         let threshold = *works.select_nth_unstable(middle).1;
-        self.nodes.retain(|_, n| !doomed(n) || n.work > threshold);
+        self.nodes.retain(|_, n| !doomed(n) || work(n) > threshold);
         let nodes = &self.nodes;
         self.children.retain(|key, _| nodes.contains_key(key));
         self.counters.retain(|key, _| nodes.contains_key(key));
@@ -891,6 +919,20 @@ mod tests {
         }
         assert_eq!(table.children.len(), kept - 1);
         assert_eq!(table.counters.len(), kept - 1);
+        // Work from an earlier search counts as none: the next collection forgets the old
+        // unproven positions, however dear, before this search's.
+        table.new_generation();
+        for i in 0..1024u64 {
+            table.put(key_of(5000 + i), 5, 7, None, false, 1 + i % 3);
+        }
+        assert_eq!(table.collections, 2);
+        assert!(
+            table.lookup(dear).is_none(),
+            "an old dear position outlived a collection"
+        );
+        for i in (0..1024).step_by(64) {
+            assert_eq!(table.lookup(key_of(i)).map(|v| v.0), Some(0), "proof {i}");
+        }
         // A table that is mostly proofs forgets the cheaper half of them too.
         let mut table = DfpnTable::with_max_entries(1024);
         for i in 0..1025u64 {

@@ -184,6 +184,7 @@ impl VctSolver {
         if limits.deadline.is_some_and(|d| Instant::now() + pause >= d) {
             self.dfpn.clear();
         }
+        self.dfpn.new_generation();
         self.nodes = 0;
         self.next_clock_check = 0;
         self.limits = limits;
