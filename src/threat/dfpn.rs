@@ -942,16 +942,20 @@ mod tests {
         assert!(table.nodes.len() <= 513, "{}", table.nodes.len());
     }
 
+    /// A solver as `solve` runs the lfz VCT puzzles (threat limit 4).
+    fn puzzle_solver() -> VctSolver {
+        let mut solver = VctSolver::new(14);
+        solver.set_threat_limit(4);
+        solver
+    }
+
     /// After a search whose threat tests were cut short, the next search starts with that
     /// search's proofs and open estimates but none of its disproofs; a win it then claims
     /// replays as one, and it never disproves what a fresh solver proves.
     #[test]
     fn a_truncated_search_leaves_its_proofs_but_not_its_disproofs() {
         let records = read_corpus("vct", "renju_vct_puzzles_lfz084.txt").expect("corpus");
-        let mut solver = VctSolver::new(14);
-        solver.set_threat_limit(4);
-        let mut fresh = VctSolver::new(14);
-        fresh.set_threat_limit(4);
+        let (mut solver, mut fresh) = (puzzle_solver(), puzzle_solver());
         let (mut truncated, mut kept_proofs) = (0, 0);
         for rec in records
             .iter()
@@ -1023,10 +1027,7 @@ mod tests {
     #[test]
     fn a_search_larger_than_its_table_still_proves() {
         let records = read_corpus("vct", "renju_vct_puzzles_lfz084.txt").expect("corpus");
-        let mut large = VctSolver::new(14);
-        large.set_threat_limit(4);
-        let mut small = VctSolver::new(14);
-        small.set_threat_limit(4);
+        let (mut large, mut small) = (puzzle_solver(), puzzle_solver());
         let mut checked = 0;
         for rec in records.iter().step_by(7) {
             let mut board = rec.board().unwrap();
