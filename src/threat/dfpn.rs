@@ -228,12 +228,12 @@ impl DfpnTable {
 
     /// Forgets the open and disproven positions that cost at most their median work (at
     /// least half of them; work of an earlier generation counts as none) and the move lists
-    /// of the forgotten ones. Proven positions stay,
-    /// unless they fill half the table: the principal line and the proof size are read from
-    /// them after the search. Emptying the whole table instead threw away the long searches'
-    /// progress: quintet's unstable L12 benchmark, whose search passes 2 M positions several
-    /// times, was not proved within 60 s that way, and is in 53–75 s so. Takes a transient
-    /// array of 4 bytes a position (2–3 % of the table's bytes).
+    /// of the forgotten ones. Proven positions stay, unless they fill half the table: the
+    /// principal line and the proof size are read from them after the search. Emptying the
+    /// whole table instead threw away the long searches' progress: quintet's unstable L12
+    /// benchmark, whose search passes 2 M positions several times, was not proved within
+    /// 60 s that way, and is in 53–75 s so. Takes a transient array of 4 bytes a position
+    /// (2–3 % of the table's bytes).
     fn collect_garbage(&mut self) {
         let proofs = self.nodes.values().filter(|n| n.pn == 0).count();
         let keep_proofs = 2 * proofs <= self.nodes.len();
