@@ -86,11 +86,14 @@ fn vcf_positions_from_engine_games_every_rule() {
 #[test]
 fn vct_quintet_cases_exact() {
     // quintet's `limit` / `threat_limit` semantics: classical threats, fukumi moves, and the
-    // four long benchmark VCTs. Three are proved within 4 M nodes (the 255-move one in about
-    // 3.1 M); the unstable L12 one takes 72 M (about a minute, its df-pn table collected
-    // several times), so it has a budget of its own.
+    // four long benchmark VCTs. Two are proved within 1 M nodes; the 255-move one takes about
+    // 4 M and the unstable L12 one 57 M (its df-pn table collected several times), so they
+    // have budgets of their own.
     let records = corpus_file("vct", "renju_vct_quintet.txt");
-    let long = [("qt-bench-vct-unstable-win-L12", 100_000_000)];
+    let long = [
+        ("qt-bench-vct-small-but-long-win-L255", 8_000_000),
+        ("qt-bench-vct-unstable-win-L12", 100_000_000),
+    ];
     let mut solver = VctSolver::new(20);
     let mut checked = 0;
     for rec in &records {

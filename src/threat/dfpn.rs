@@ -7,7 +7,9 @@
 use super::limits::SolveOutcome;
 use super::moves::{five_point, has_four_move, is_legal, legal_stops, MoveList};
 use super::validate::{line_holds, ThreatKind};
-use super::vct::{threat_breakers, VctSolver, FREE_VCF_FOURS, VCF_PROBE_NODES};
+use super::vct::{
+    threat_breakers, VctSolver, FREE_VCF_FOURS, SHORTCUT_PROBE_NODES, VCF_PROBE_NODES,
+};
 use crate::core::{Board, Pos, ThreatClass};
 use ahash::AHashMap;
 use smallvec::SmallVec;
@@ -232,8 +234,8 @@ impl DfpnTable {
     /// principal line and the proof size are read from them after the search. Emptying the
     /// whole table instead threw away the long searches' progress: quintet's unstable L12
     /// benchmark, whose search passes 2 M positions several times, was not proved within
-    /// 60 s that way, and is in 53–75 s so. Takes a transient array of 4 bytes a position
-    /// (2–3 % of the table's bytes).
+    /// 60 s that way, and was in 53–75 s so (43 s since the counter probe has 10 nodes).
+    /// Takes a transient array of 4 bytes a position (2–3 % of the table's bytes).
     fn collect_garbage(&mut self) {
         let proofs = self.nodes.values().filter(|n| n.pn == 0).count();
         let keep_proofs = 2 * proofs <= self.nodes.len();
@@ -351,7 +353,7 @@ impl VctSolver {
             FREE_VCF_FOURS
         };
         if has_four_move(board, attacker) {
-            if let Some(line) = self.probe_vcf(board, vcf_fours) {
+            if let Some(line) = self.probe_vcf(board, vcf_fours, SHORTCUT_PROBE_NODES) {
                 return Expansion::Proven(line.first().copied(), true);
             }
         }
@@ -783,6 +785,7 @@ mod tests {
             // The VCF side becomes the defender.
             board.pass();
             let mut solver = VctSolver::new(12);
+            solver.counter_probe_nodes = 400;
             solver.solve(&mut board, 200, Limits::nodes(20_000));
             let attacker = board.side_to_move();
             let root = solver.node_key(board.hash(), 0);

@@ -30,12 +30,20 @@ const MAX_DEPTH: u32 = 200;
 /// Node budget of the threat test at the defender's nodes (the attacker's VCF should the
 /// defender pass: running out of it leaves the search without a final disproof).
 pub(super) const VCF_PROBE_NODES: u64 = 1_000;
-/// Node budget of the probes whose miss costs nothing but time: the attacker's shortcut and
-/// the defender's counter-VCF at the attacker's nodes. Since the VCF solver skips fours whose
-/// position after the block it has refuted, a probe that needs more is mostly one that will
-/// not end: on 30 puzzles proved in 0.1–5 s, 400 took 2–6 % less time than 1000 over three
-/// runs (one 104-puzzle run at 1 s: 34 against 32 proved); 200 and 2500 no better.
-const SHORTCUT_PROBE_NODES: u64 = 400;
+/// Node budget of the attacker's shortcut VCF probe, whose miss costs nothing but time (df-pn
+/// searches his fours anyway). Since the VCF solver skips fours whose position after the
+/// block it has refuted, a probe that needs more is mostly one that will not end: on 30
+/// puzzles proved in 0.1–5 s, 400 took 2–6 % less time than 1000 over three runs (one
+/// 104-puzzle run at 1 s: 34 against 32 proved); 200 and 2500 no better.
+pub(super) const SHORTCUT_PROBE_NODES: u64 = 400;
+/// Node budget of the defender's counter-VCF probe at the attacker's nodes (the VCF he would
+/// have should the attacker pass), which only narrows the attacker's moves: a defender with
+/// many fours made the probe take 46 % of the time of quintet's L12 benchmark, mostly running
+/// out of its budget. With 10 instead of 400: L12 in 57 M nodes instead of 73 M; quintet's 85
+/// game cases 76 decided instead of 74 within 1 M nodes, 0.90 of the time (geometric mean);
+/// 30 lfz puzzles proved in 0.1–5 s 0.82–0.87 of the time (two runs; 3 and 30 alike), the
+/// 104 unknown after 1 s 35 against 33 proved.
+const COUNTER_PROBE_NODES: u64 = 10;
 /// VCF depth of the probes without a depth bound (and of the defender's counter-VCF always).
 pub(super) const FREE_VCF_FOURS: u32 = 60;
 
@@ -61,6 +69,9 @@ pub struct VctSolver {
     pub(super) next_clock_check: u64,
     /// The counter-VCF handed from an attacker node to the child df-pn expands next.
     pub(super) pending_counter: Option<Box<[Pos]>>,
+    /// Node budget of the counter-VCF probe ([`COUNTER_PROBE_NODES`]; tests of the pruning
+    /// raise it to meet more counter-VCFs).
+    pub(super) counter_probe_nodes: u64,
 }
 
 impl VctSolver {
@@ -82,6 +93,7 @@ impl VctSolver {
             root_stones: 0,
             next_clock_check: 0,
             pending_counter: None,
+            counter_probe_nodes: COUNTER_PROBE_NODES,
         }
     }
 
@@ -271,13 +283,18 @@ impl VctSolver {
         result
     }
 
-    /// A VCF of the side to move (either colour) within `max_fours` and the probe budget,
+    /// A VCF of the side to move (either colour) within `max_fours` and `budget` nodes,
     /// where a miss costs no soundness: a shortcut for the attacker (df-pn searches his fours
     /// anyway) or a pruning test for the defender. Running out of budget therefore does not
     /// mark the search truncated.
-    pub(super) fn probe_vcf(&mut self, board: &mut Board, max_fours: u32) -> Option<Vec<Pos>> {
+    pub(super) fn probe_vcf(
+        &mut self,
+        board: &mut Board,
+        max_fours: u32,
+        budget: u64,
+    ) -> Option<Vec<Pos>> {
         let truncated = self.truncated;
-        let line = self.find_vcf(board, max_fours, SHORTCUT_PROBE_NODES);
+        let line = self.find_vcf(board, max_fours, budget);
         self.truncated = truncated;
         line
     }
@@ -297,7 +314,10 @@ impl VctSolver {
         if !has_four_move(board, defender) {
             return None;
         }
-        let counter = self.after_pass(board, |s, b| s.probe_vcf(b, FREE_VCF_FOURS))?;
+        let counter = self.after_pass(board, |s, b| {
+            let budget = s.counter_probe_nodes;
+            s.probe_vcf(b, FREE_VCF_FOURS, budget)
+        })?;
         let breakers = threat_breakers(board, &counter, defender);
         moves.retain(|m| breakers.contains(*m) || makes_four(board, *m, attacker));
         Some(counter)
@@ -570,6 +590,7 @@ mod tests {
             let mut board = rec.board().unwrap();
             board.pass();
             let mut solver = VctSolver::new(12);
+            solver.counter_probe_nodes = 400;
             solver.attacker = board.side_to_move();
             let all: MoveList = board.candidates().iter().collect();
             let mut kept = all.clone();
