@@ -335,13 +335,12 @@ impl VcfSolver {
 
 /// Whether the attacker's four `m` can win within two fours when its block makes no four for
 /// the defender (the block's cell is none of his four points), outside caro and renju's
-/// exceptions: after
-/// `m` and its block the attacker needs a cell `c` with an open four or two fours, and only
-/// `m`'s lines gained a stone. A new four for `c` on another line of `m` means `m` makes a
-/// three there too (class `Block4Plus` or better). On `m`'s own four line the block leaves
-/// no open four (every cell between the block and `m` holds an attacker stone), only a
-/// plain four, so `c` must already have a four elsewhere: one of the other `fours`, in line
-/// with `m` and within four cells.
+/// exceptions: after `m` and its block the attacker needs a cell `c` with an open four or two
+/// fours, and only `m`'s lines gained a stone. A new four for `c` on another line of `m`
+/// means `m` makes a three there too (class `Block4Plus` or better). On `m`'s own four line
+/// the block leaves no open four (every cell between the block and `m` holds an attacker
+/// stone), only a plain four, so `c` must already have a four elsewhere: one of the other
+/// `fours`, in line with `m` and within four cells.
 fn may_win_within_two(board: &Board, m: Pos, fours: &[Pos]) -> bool {
     if board.threat(m, board.side_to_move()) >= ThreatClass::Block4Plus {
         return true;

@@ -34,7 +34,8 @@ pub(super) const VCF_PROBE_NODES: u64 = 1_000;
 /// searches his fours anyway). Since the VCF solver skips fours whose position after the
 /// block it has refuted, a probe that needs more is mostly one that will not end: on 30
 /// puzzles proved in 0.1–5 s, 400 took 2–6 % less time than 1000 over three runs (one
-/// 104-puzzle run at 1 s: 34 against 32 proved); 200 and 2500 no better.
+/// 104-puzzle run at 1 s: 34 against 32 proved); 200 and 2500 no better, nor 100 and 1500
+/// once the counter-VCF probe had 10 nodes (time 1.04 and 1.02 of 400's on those 30).
 pub(super) const SHORTCUT_PROBE_NODES: u64 = 400;
 /// Node budget of the defender's counter-VCF probe at the attacker's nodes (the VCF he would
 /// have should the attacker pass), which only narrows the attacker's moves: a defender with
@@ -439,14 +440,7 @@ pub(super) fn threat_breakers(board: &mut Board, threat: &[Pos], attacker: Color
             cells.insert(p);
         }
     }
-    for (p, dir, reach) in segments {
-        for s in -reach..=reach {
-            let q = p.step(dir, s);
-            if board.is_empty(q) {
-                cells.insert(q);
-            }
-        }
-    }
+    insert_segment_cells(board, &segments, &mut cells);
     let mut fours = MoveList::new();
     four_moves(board, defender, &mut fours);
     for p in fours {
@@ -499,6 +493,19 @@ impl VctSolver {
             }
         }
         fallback
+    }
+}
+
+/// Adds to `cells` the empty cells of every line segment `(cell, direction, reach)`: the cells
+/// up to `reach` steps from `cell` either way along the direction.
+fn insert_segment_cells(board: &Board, segments: &[(Pos, usize, isize)], cells: &mut CellSet) {
+    for &(p, dir, reach) in segments {
+        for s in -reach..=reach {
+            let q = p.step(dir, s);
+            if board.is_empty(q) {
+                cells.insert(q);
+            }
+        }
     }
 }
 
@@ -773,14 +780,7 @@ mod tests {
     fn the_foul_ring_holds_every_cell_that_turns_a_foul() {
         let cells_of = |board: &Board, segments: &[(Pos, usize, isize)]| {
             let mut cells = CellSet::EMPTY;
-            for &(p, dir, reach) in segments {
-                for s in -reach..=reach {
-                    let q = p.step(dir, s);
-                    if board.is_empty(q) {
-                        cells.insert(q);
-                    }
-                }
-            }
+            insert_segment_cells(board, segments, &mut cells);
             cells
         };
         let records: Vec<Record> = corpus("vct", "renju_vct_puzzles_lfz084.txt")
