@@ -2,8 +2,8 @@
 //! full forbidden map, on middle-game positions from real engine games.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use tianyuan::bench::{forbidden_maps, make_unmake_all, positions};
 use tianyuan::core::{Color, Pos, Rule, ThreatClass};
+use tianyuan::tools::bench::{forbidden_maps, make_unmake_all, positions};
 
 fn make_unmake(c: &mut Criterion) {
     let mut group = c.benchmark_group("make_unmake");

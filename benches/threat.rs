@@ -6,7 +6,7 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use tianyuan::core::Board;
 use tianyuan::corpus::read_corpus;
-use tianyuan::threat::{Limits, VcfSolver, VctSolver};
+use tianyuan::tactics::{Limits, VcfSolver, VctSolver};
 
 /// Every `step`-th position of a corpus file.
 fn subset(dir: &str, file: &str, step: usize) -> Vec<Board> {

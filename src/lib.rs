@@ -1,20 +1,24 @@
 //! Tianyuan (天元): a Gomoku / Renju engine.
 //!
-//! The crate is split the way the engine is: [`core`] is the rules core (board, incremental
-//! patterns, exact rules) on which everything else stands; [`engine`] chooses moves;
-//! [`protocol`] and [`timeman`] are the Gomocup brain's face; [`tools`] holds the match runner's
-//! parts; [`demo`] lets people watch the brain play itself; [`bench`](mod@bench), [`protocol_bench`] and
-//! [`corpus`] serve measurement and tests.
+//! The crate is split the way the engine is, and its dependencies point one way, down this list:
+//!
+//! 1. [`core`]: the rules core — board, incremental line patterns, threat classes, exact rules
+//!    and legality for every rule. It knows nothing of searching.
+//!    [`corpus`] reads the test-position line format into core boards.
+//! 2. [`tactics`]: the threat-space solvers (VCF, VCT by df-pn).
+//! 3. [`search`]: the main search's frame (time budgets, stop control, memory budget).
+//! 4. [`player`]: move choosers behind the [`player::Player`] interface.
+//! 5. [`protocol`]: the Gomocup brain (stdin/stdout session); [`tools`]: the subcommands for
+//!    people (match runner, `solve`, `bench`, `demo`).
+//!
+//! `tests/layering.rs` checks that no module imports from a layer above its own.
 
 #![warn(missing_docs)]
 
-pub mod bench;
 pub mod core;
 pub mod corpus;
-pub mod demo;
-pub mod engine;
+pub mod player;
 pub mod protocol;
-pub mod protocol_bench;
-pub mod threat;
-pub mod timeman;
+pub mod search;
+pub mod tactics;
 pub mod tools;

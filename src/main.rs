@@ -16,10 +16,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use tianyuan::engine::first_player::DEFAULT_THINK_CAP_MS;
-use tianyuan::engine::{FirstPlayer, Player, RandomPlayer};
+use tianyuan::player::one_ply::DEFAULT_THINK_CAP_MS;
+use tianyuan::player::win_probe::ThreatProbe;
+use tianyuan::player::{OnePlyPlayer, Player, RandomPlayer};
 use tianyuan::protocol::{install_silent_panic_hook, run, stdout_writer, AboutInfo, SessionConfig};
-use tianyuan::threat::probe::ThreatProbe;
 
 #[derive(Parser)]
 #[command(
@@ -59,14 +59,14 @@ enum Command {
         millis: u64,
     },
     /// Solve VCF / VCT positions (corpora line format or plain move lists).
-    Solve(tianyuan::threat::solve_cmd::SolveArgs),
+    Solve(tianyuan::tools::solve::SolveArgs),
     /// Watch Tianyuan play itself: two brain processes talk the Gomocup protocol, the board is
     /// printed after every move.
-    Demo(tianyuan::demo::DemoOptions),
+    Demo(tianyuan::tools::demo::DemoOptions),
     /// Measure the protocol: START→OK latency, END→exit latency during a search, and time
     /// overshoot with 50–500 ms budgets.
     #[command(hide = true)]
-    ProtocolBench(tianyuan::protocol_bench::BenchOptions),
+    ProtocolBench(tianyuan::tools::protocol_bench::BenchOptions),
     /// Play a tournament between Gomocup brains (round robin or gauntlet, SPRT).
     Match(tianyuan::tools::match_options::MatchArgs),
     /// Play this binary against itself or against an older build (--baseline).
@@ -83,7 +83,7 @@ fn main() -> ExitCode {
         Some(Command::Bench { millis }) => report(run_bench(millis)),
         Some(Command::Solve(args)) => {
             let mut out = std::io::stdout().lock();
-            match tianyuan::threat::solve_cmd::run(&args, &mut out) {
+            match tianyuan::tools::solve::run(&args, &mut out) {
                 Ok(true) => ExitCode::SUCCESS,
                 Ok(false) => ExitCode::from(1),
                 Err(e) => {
@@ -92,8 +92,8 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Demo(opts)) => report(tianyuan::demo::run_demo(&opts)),
-        Some(Command::ProtocolBench(opts)) => report(tianyuan::protocol_bench::run(&opts)),
+        Some(Command::Demo(opts)) => report(tianyuan::tools::demo::run_demo(&opts)),
+        Some(Command::ProtocolBench(opts)) => report(tianyuan::tools::protocol_bench::run(&opts)),
         Some(Command::Match(args)) => {
             report(tianyuan::tools::match_runner::run_match_command(&args))
         }
@@ -121,7 +121,7 @@ fn brain(weak: Option<Weak>, seed: Option<u64>, think_ms: u64, no_threat_probe: 
             })
         }
         None => Arc::new(move || {
-            let player = FirstPlayer::new().with_think_cap(Duration::from_millis(think_ms));
+            let player = OnePlyPlayer::new().with_think_cap(Duration::from_millis(think_ms));
             if no_threat_probe {
                 Box::new(player) as Box<dyn Player>
             } else {
@@ -151,7 +151,7 @@ fn run_bench(millis: u64) -> anyhow::Result<()> {
         "{:<10} {:>5} {:>16} {:>18}",
         "rule", "size", "make+unmake/s", "checksum"
     );
-    for r in tianyuan::bench::move_bench(millis)? {
+    for r in tianyuan::tools::bench::move_bench(millis)? {
         println!(
             "{:<10} {:>5} {:>16.0} {:>18x}",
             r.rule.to_string(),

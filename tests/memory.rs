@@ -9,7 +9,7 @@
 mod common;
 
 use common::{secs, Brain};
-use tianyuan::engine::memory::PROCESS_OVERHEAD;
+use tianyuan::search::memory::PROCESS_OVERHEAD;
 
 fn vm_hwm_bytes(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");

@@ -11,10 +11,11 @@ use std::time::{Duration, Instant};
 
 use tianyuan::core::notation::parse_pos_string;
 use tianyuan::core::{Board, Pos, Rule};
-use tianyuan::engine::{Player, SearchControl, SearchOutcome};
+use tianyuan::player::{Player, SearchOutcome};
 use tianyuan::protocol::{
     install_silent_panic_hook, run, AboutInfo, Exit, PlayerFactory, SessionConfig, SharedWriter,
 };
+use tianyuan::search::SearchControl;
 
 /// stdin of the session: chunks from a channel.
 struct Input {

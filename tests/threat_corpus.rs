@@ -6,8 +6,8 @@
 use tianyuan::core::notation::parse_renju;
 use tianyuan::core::{Board, Color, Pos, Rule};
 use tianyuan::corpus::{read_corpus, Record};
-use tianyuan::threat::validate::{validate_line, ThreatKind};
-use tianyuan::threat::{Limits, SolveOutcome, VcfSolver, VctSolver};
+use tianyuan::tactics::validate::{validate_line, ThreatKind};
+use tianyuan::tactics::{Limits, SolveOutcome, VcfSolver, VctSolver};
 
 /// A file of `../shared/corpora/<dir>/`.
 fn corpus_file(dir: &str, name: &str) -> Vec<Record> {
@@ -392,7 +392,7 @@ fn legal_moves(board: &mut Board, near: bool) -> Vec<Pos> {
     let color = board.side_to_move();
     cells
         .into_iter()
-        .filter(|&p| tianyuan::threat::moves::is_legal(board, p, color))
+        .filter(|&p| board.is_legal(p, color))
         .collect()
 }
 

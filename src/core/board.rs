@@ -9,9 +9,9 @@ use super::bitset::CellSet;
 use super::line::{
     window_key, LinePattern, LineTable, CELL_BLACK, CELL_EMPTY, CELL_WALL, CELL_WHITE,
 };
+use super::pattern::{CombineTable, ThreatClass, NUM_CLASSES};
 use super::pos::{Pos, BORDER, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
 use super::rule::{Color, Rule};
-use super::threat::{CombineTable, ThreatClass, NUM_CLASSES};
 use super::zobrist::{SIDE_KEY, STONE_KEYS};
 
 const CLASS_SLOTS: usize = 16;

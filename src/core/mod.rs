@@ -4,19 +4,19 @@
 pub mod bitset;
 pub mod board;
 pub mod five_stop;
+pub mod legal;
 pub mod line;
 pub mod notation;
-pub mod outcome;
+pub mod pattern;
 pub mod pos;
 pub mod renju;
 pub mod rule;
-pub mod threat;
 pub mod zobrist;
 
 pub use bitset::CellSet;
 pub use board::Board;
+pub use legal::MoveVerdict;
 pub use line::LinePattern;
-pub use outcome::MoveVerdict;
+pub use pattern::ThreatClass;
 pub use pos::Pos;
 pub use rule::{Color, Rule};
-pub use threat::ThreatClass;

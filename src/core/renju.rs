@@ -9,9 +9,9 @@
 
 use super::board::Board;
 use super::line::{key_shift, window_key, LinePattern, LineTable, CELL_BLACK, HALF};
+use super::pattern::ThreatClass;
 use super::pos::Pos;
 use super::rule::{Color, Rule};
-use super::threat::ThreatClass;
 
 /// The kind of a renju foul.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,18 +1,20 @@
 //! The Gomocup / Piskvork brain protocol
-//! (see `protocol.md` and `/work/shared/protocol-reference.md`).
+//! (see `protocol.md`).
 //!
 //! * [`reader`]: stdin bytes → timestamped lines on a channel ([`spawn_stdin_reader`]).
 //! * [`command`]: a line → [`Command`] ([`parse`]), block rows ([`parse_block_line`]).
-//! * [`settings`]: `INFO key value` → [`Settings`], rule codes → [`RuleKind`].
+//! * [`settings`]: `INFO key value` → [`Settings`], rule codes → [`RuleKind`];
+//!   [`budget`]: settings → the search's time and memory budgets.
 //! * [`output`]: replies, one `write_all` + flush per line ([`ProtocolWriter`], [`SharedWriter`]),
 //!   and [`install_silent_panic_hook`].
 //! * [`fixture`]: the byte-exact session fixture format of `tests/sessions/`.
 //! * [`position`]: the game position (size, stones, lazily built rules-core board).
-//! * [`worker`]: the search thread that runs the [`crate::engine::Player`].
+//! * [`worker`]: the search thread that runs the [`crate::player::Player`].
 //! * [`session`]: the protocol loop tying it all together ([`run`]).
 //!
-//! Time budgets live in [`crate::timeman`].
+//! Time budgets are computed by [`crate::search::timeman`] from what [`budget`] reads.
 
+pub mod budget;
 pub mod command;
 pub mod fixture;
 pub mod output;

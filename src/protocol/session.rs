@@ -2,7 +2,7 @@
 //!
 //! Threads: a **reader** turns stdin into timestamped lines ([`LineReader`]); the **session**
 //! (the caller's thread, [`run`]) owns the settings and the position and answers every command; the
-//! **search worker** ([`Worker`]) runs the [`crate::engine::Player`]. Reader and worker feed one
+//! **search worker** ([`Worker`]) runs the [`crate::player::Player`]. Reader and worker feed one
 //! channel, so the session reacts at once to whichever comes first.
 //!
 //! While a search runs the session acts immediately on `END` (return at once, the search is
@@ -28,10 +28,12 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::budget::compute_budget;
 use crate::core::{Board, Pos, Rule};
-use crate::engine::legal::{fallback_move, is_foul, safe_moves};
-use crate::engine::{MemoryBudget, SearchControl, SearchOutcome};
-use crate::timeman::{compute_budget, TimeBudget, TimeInput};
+use crate::player::fallback::fallback_move;
+use crate::player::SearchOutcome;
+use crate::search::SearchControl;
+use crate::search::{TimeBudget, TimeInput};
 
 use super::command::{
     check_board_size, parse, parse_block_line, BlockKind, BlockLine, BoardRow, Command, Coord,
@@ -615,7 +617,7 @@ impl<W: Write> Session<W> {
             id: self.next_id,
             board,
             control,
-            memory: MemoryBudget::from_settings(&self.settings),
+            memory: self.settings.memory_budget(),
             clear: std::mem::take(&mut self.clear_tables),
         };
         self.running = Some(Running {
@@ -686,7 +688,7 @@ impl<W: Write> Session<W> {
 fn acceptable(board: &mut Board, p: Pos) -> bool {
     board.pos(p.x(), p.y()) == Some(p)
         && board.is_empty(p)
-        && (!is_foul(board, p) || safe_moves(board).is_empty())
+        && (!board.is_foul(p) || board.legal_moves().is_empty())
 }
 
 /// [`fallback_move`], guarded against a panic in the rules core itself (then the first empty

@@ -7,7 +7,7 @@
 //!
 //! | Key | Unit | Stored as | Default when missing |
 //! |---|---|---|---|
-//! | `timeout_turn` | ms, 0 = move at once | [`Settings::timeout_turn`] | `None`: see [`crate::timeman`] (no per-move cap if match time is known, else 5 s) |
+//! | `timeout_turn` | ms, 0 = move at once | [`Settings::timeout_turn`] | `None`: see [`crate::search::timeman`] (no per-move cap if match time is known, else 5 s) |
 //! | `timeout_match` | ms, 0 = unlimited | [`Settings::timeout_match`] | `None` = unlimited |
 //! | `time_left` | ms, may be negative, 2147483647 = unlimited | [`Settings::time_left`] | `None`: fall back to `timeout_match` |
 //! | `max_memory` | bytes, 0 = unlimited | [`Settings::max_memory`] | `None`: [`Settings::memory_limit`] assumes Gomocup's 350 MiB ([`DEFAULT_MAX_MEMORY`]) |

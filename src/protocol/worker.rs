@@ -11,7 +11,8 @@ use std::sync::Arc;
 use std::thread;
 
 use crate::core::Board;
-use crate::engine::{MemoryBudget, Player, SearchControl, SearchOutcome};
+use crate::player::{Player, SearchOutcome};
+use crate::search::{MemoryBudget, SearchControl};
 
 use super::output::take_last_panic;
 
@@ -103,7 +104,7 @@ impl Worker {
 mod tests {
     use super::*;
     use crate::core::{Pos, Rule};
-    use crate::engine::RandomPlayer;
+    use crate::player::RandomPlayer;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
 

@@ -12,8 +12,8 @@
 
 use crate::core::{Board, MoveVerdict, Pos, Rule};
 
-use super::player::MoveReply;
 use super::records::{IllegalKind, ResultReason};
+use super::seat::MoveReply;
 
 /// The referee's reading of a reply before the move is played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,8 +16,8 @@ use super::adjudication::{draw_reason, judge, Judgement};
 use super::clock::{Clock, TimeControl};
 use super::engine_process::EngineError;
 use super::openings::Opening;
-use super::player::{MoveReply, Player};
 use super::records::{GameRecord, GameResult, ResultReason};
+use super::seat::{MoveReply, Seat};
 
 /// Everything about how games are played, shared by all games of a match.
 #[derive(Debug, Clone)]
@@ -174,7 +174,7 @@ fn engine_failure(e: &EngineError) -> (ResultReason, Failure) {
 /// not decided (checked when openings are loaded). Returns [`Aborted`] when `stop` is set
 /// before the game ends.
 pub fn play_game(
-    players: [&mut Player; 2],
+    players: [&mut Seat; 2],
     opening: &Opening,
     settings: &GameSettings,
     game_index: usize,

@@ -16,7 +16,7 @@ use super::openings::{
     load_openings, order_openings, random_openings, Opening, OpeningFormat, OpeningOrder,
     SizePolicy,
 };
-use super::player::EngineSpec;
+use super::seat::EngineSpec;
 use super::stats::Sprt;
 
 /// Options shared by `match` and `selfplay`.

@@ -25,9 +25,9 @@ use super::engine_process::{EngineConfig, EngineProcess, StderrMode};
 use super::game::{play_game, Aborted, GameReport, GameSettings};
 use super::match_options::{MatchArgs, MatchConfig, SelfplayArgs};
 use super::openings::{cyclic, Opening};
-use super::player::{EngineSpec, Player};
 use super::report::PairStats;
 use super::schedule::{jobs, pairings, Job};
+use super::seat::{EngineSpec, Seat};
 use super::stats::SprtDecision;
 
 /// Time statistics of the manager itself.
@@ -139,14 +139,14 @@ struct Shared<'a> {
 
 /// Two distinct seats of `seats`, creating them when missing.
 fn two_seats<'s>(
-    seats: &'s mut [Option<Player>],
+    seats: &'s mut [Option<Seat>],
     engines: &[EngineSpec],
     a: usize,
     b: usize,
-) -> [&'s mut Player; 2] {
+) -> [&'s mut Seat; 2] {
     for i in [a, b] {
         if seats[i].is_none() {
-            seats[i] = Some(Player::new(engines[i].clone()));
+            seats[i] = Some(Seat::new(engines[i].clone()));
         }
     }
     let (lo, hi) = (a.min(b), a.max(b));
@@ -162,7 +162,7 @@ fn two_seats<'s>(
 
 fn worker(shared: &Shared<'_>, tx: mpsc::Sender<Finished>) {
     let empty = Opening::new(Vec::new());
-    let mut seats: Vec<Option<Player>> = (0..shared.engines.len()).map(|_| None).collect();
+    let mut seats: Vec<Option<Seat>> = (0..shared.engines.len()).map(|_| None).collect();
     loop {
         if shared.stop.load(Ordering::Relaxed) {
             break;

@@ -1,8 +1,12 @@
-//! Running matches between Gomocup protocol brains: the building blocks and the
-//! `pbrain-tianyuan match` / `selfplay` subcommands built from them.
+//! The subcommands for people, and the match runner they share.
 //!
-//! The building blocks other than [`adjudication`] know nothing of the rules; adjudication
-//! judges moves with the rules core, and the match runner puts them together.
+//! Subcommands: [`solve`] (VCF / VCT over corpus positions or move lists), [`bench`](mod@bench) (fixed
+//! workloads: the rules core's speed), [`demo`] (watch the brain play itself),
+//! [`protocol_bench`] (hidden: protocol latencies and time overshoot), and `match` / `selfplay`
+//! ([`match_runner`]).
+//!
+//! The match runner's building blocks other than [`adjudication`] know nothing of the rules;
+//! adjudication judges moves with the rules core, and the match runner puts them together.
 //!
 //! * [`stats`]: Elo, LOS, pentanomial statistics and SPRT.
 //! * [`openings`]: reading opening files (c-gomoku-cli `offset` / `pos`
@@ -12,7 +16,7 @@
 //! * [`engine_process`]: spawning and driving one external brain process with
 //!   deadlines, crash detection and kill-on-drop.
 //! * [`clock`]: time controls and per-player clocks with tolerance.
-//! * [`player`]: one engine seat (process started, restarted, driven per game).
+//! * [`seat`]: one engine seat (process started, restarted, driven per game).
 //! * [`adjudication`]: the referee's decisions on replies and draws.
 //! * [`game`]: one game between two brains.
 //! * [`schedule`]: pairings, colours and openings of every game.
@@ -21,14 +25,18 @@
 //! * [`match_runner`]: the tournament (workers, output files, SPRT).
 
 pub mod adjudication;
+pub mod bench;
 pub mod clock;
+pub mod demo;
 pub mod engine_process;
 pub mod game;
 pub mod match_options;
 pub mod match_runner;
 pub mod openings;
-pub mod player;
+pub mod protocol_bench;
 pub mod records;
 pub mod report;
 pub mod schedule;
+pub mod seat;
+pub mod solve;
 pub mod stats;

@@ -1,14 +1,27 @@
 //! The solvers as a win probe for a player: a VCF, then a VCT, within a share of the move's
 //! time budget and of the engine's table memory.
 
-use super::dfpn::DfpnTable;
-use super::limits::{Limits, SolveOutcome};
-use super::vcf::VcfSolver;
-use super::vct::VctSolver;
 use crate::core::{Board, Pos};
-use crate::engine::first_player::WinProbe;
-use crate::engine::{MemoryBudget, SearchControl};
+use crate::search::{MemoryBudget, SearchControl};
+use crate::tactics::dfpn::DfpnTable;
+use crate::tactics::{Limits, SolveOutcome, VcfSolver, VctSolver};
 use std::time::{Duration, Instant};
+
+/// A forced-win finder called before the one-ply scoring: the seam where the VCF and VCT
+/// solvers plug in (`OnePlyPlayer::with_probe`).
+pub trait WinProbe: Send {
+    /// The first move of a forced win for the side to move, if one is found before
+    /// `control.should_stop()`. The board must be left as it was found.
+    fn find_win(&mut self, board: &mut Board, control: &SearchControl) -> Option<Pos>;
+
+    /// Sizes the probe's tables from the engine's memory budget.
+    fn set_memory(&mut self, budget: &MemoryBudget) {
+        let _ = budget;
+    }
+
+    /// Forgets what earlier positions taught the probe.
+    fn clear(&mut self) {}
+}
 
 /// VCT threat limit used in play (a non-four threat must give a VCF of at most this many fours).
 const PLAY_THREAT_LIMIT: u32 = 3;

@@ -1,9 +1,15 @@
-//! What a move does to the game: win, foul, or play on.
+//! Which moves may be played, and what a move does to the game: the one place where legality
+//! and renju fouls are decided for every player, solver, referee and tool.
+//!
+//! A move is *legal* for a colour when it is an empty cell of the playing area and, under renju,
+//! not a foul for black (overline, double four, double three with the recursive false-three
+//! cases: [`Board::is_forbidden`]). Five beats a foul: a move that makes an exact five is never a
+//! foul.
 
 use super::board::Board;
+use super::pattern::ThreatClass;
 use super::pos::Pos;
 use super::rule::Color;
-use super::threat::ThreatClass;
 
 /// The referee's verdict on a move before it is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +33,35 @@ impl Board {
         } else {
             MoveVerdict::Continues
         }
+    }
+
+    /// Whether `color` may play `p`: an empty cell of the playing area that is not a renju foul
+    /// for black. Cheap unless the board marks `p` as a possible foul.
+    #[inline]
+    pub fn is_legal(&mut self, p: Pos, color: Color) -> bool {
+        self.is_empty(p) && !(color == Color::Black && self.is_forbidden(p))
+    }
+
+    /// Whether the side to move playing the empty cell `p` would commit a renju foul.
+    #[inline]
+    pub fn is_foul(&mut self, p: Pos) -> bool {
+        self.side_to_move() == Color::Black && self.is_forbidden(p)
+    }
+
+    /// Whether the cell `(x, y)` is one the side to move may play: on the board, empty, no foul.
+    pub fn may_play(&mut self, x: usize, y: usize) -> bool {
+        let color = self.side_to_move();
+        self.pos(x, y).is_some_and(|p| self.is_legal(p, color))
+    }
+
+    /// Every legal move of the side to move, in index order (row by row, top first).
+    pub fn legal_moves(&mut self) -> Vec<Pos> {
+        let color = self.side_to_move();
+        let empty: Vec<Pos> = self.empty_cells().iter().collect();
+        empty
+            .into_iter()
+            .filter(|&p| self.is_legal(p, color))
+            .collect()
     }
 }
 

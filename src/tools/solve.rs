@@ -1,13 +1,11 @@
 //! `pbrain-tianyuan solve`: runs the VCF or VCT solver over positions in the corpora line
 //! format (or plain move lists) and prints one line per position and a summary.
 
-use super::limits::{Limits, SolveOutcome};
-use super::validate::{validate_line, ThreatKind};
-use super::vcf::VcfSolver;
-use super::vct::VctSolver;
 use crate::core::notation::{format_renju, parse_renju};
 use crate::core::{Pos, Rule};
 use crate::corpus::{parse_text, Record};
+use crate::tactics::validate::{validate_line, ThreatKind};
+use crate::tactics::{Limits, SolveOutcome, VcfSolver, VctSolver};
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};

@@ -1,4 +1,4 @@
-//! [`FirstPlayer`]: one-ply play by the rules core's threat classes, until the real search exists.
+//! [`OnePlyPlayer`]: one-ply play by the rules core's threat classes, until the real search exists.
 //!
 //! Order of decisions for the side to move (`me`, opponent `opp`):
 //!
@@ -20,15 +20,17 @@
 //! double-three that turns out legal (a false three) is scored as an open three.
 //!
 //! **Timing.** Forced answers (steps 1–3) go out at once. Otherwise the player, like the search
-//! that will replace it, keeps its move until the soft deadline, at most `FirstPlayer::think_cap`
+//! that will replace it, keeps its move until the soft deadline, at most `OnePlyPlayer::think_cap`
 //! (default [`DEFAULT_THINK_CAP_MS`]), polling the stop flag every millisecond: managers then see
 //! real-looking timing, and `YXSTOP` / `END` / `INFO timeout_turn 0` act on a running search.
 
 use std::time::{Duration, Instant};
 
-use super::legal::{centre, centre_distance, five_blocks, is_foul, is_safe, safe_moves};
-use super::{Player, SearchControl, SearchInfo, SearchOutcome};
+use super::fallback::{centre, centre_distance, five_blocks};
+use super::win_probe::WinProbe;
+use super::{Player, SearchInfo, SearchOutcome};
 use crate::core::{Board, Color, Pos, ThreatClass};
+use crate::search::SearchControl;
 
 /// Default upper bound on the time the first player keeps a non-forced move (ms).
 pub const DEFAULT_THINK_CAP_MS: u64 = 250;
@@ -69,37 +71,21 @@ const DEFENCE: [i64; 14] = [
     5_000_000, // Five
 ];
 
-/// A forced-win finder called before the one-ply scoring: the seam where the VCF and VCT
-/// solvers of `src/threat/` plug in (`FirstPlayer::with_probe`).
-pub trait WinProbe: Send {
-    /// The first move of a forced win for the side to move, if one is found before
-    /// `control.should_stop()`. The board must be left as it was found.
-    fn find_win(&mut self, board: &mut Board, control: &SearchControl) -> Option<Pos>;
-
-    /// Sizes the probe's tables from the engine's memory budget.
-    fn set_memory(&mut self, budget: &crate::engine::MemoryBudget) {
-        let _ = budget;
-    }
-
-    /// Forgets what earlier positions taught the probe.
-    fn clear(&mut self) {}
-}
-
 /// The one-ply threat-class player.
-pub struct FirstPlayer {
+pub struct OnePlyPlayer {
     think_cap: Duration,
     probe: Option<Box<dyn WinProbe>>,
 }
 
-impl Default for FirstPlayer {
+impl Default for OnePlyPlayer {
     fn default() -> Self {
-        FirstPlayer::new()
+        OnePlyPlayer::new()
     }
 }
 
-impl std::fmt::Debug for FirstPlayer {
+impl std::fmt::Debug for OnePlyPlayer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FirstPlayer")
+        f.debug_struct("OnePlyPlayer")
             .field("think_cap", &self.think_cap)
             .field("probe", &self.probe.is_some())
             .finish()
@@ -114,10 +100,10 @@ struct Score {
     centre: i64,
 }
 
-impl FirstPlayer {
+impl OnePlyPlayer {
     /// A player with the default think cap and no win probe.
     pub fn new() -> Self {
-        FirstPlayer {
+        OnePlyPlayer {
             think_cap: Duration::from_millis(DEFAULT_THINK_CAP_MS),
             probe: None,
         }
@@ -144,7 +130,7 @@ impl FirstPlayer {
         }
         let blocks: Vec<Pos> = five_blocks(board, opp)
             .into_iter()
-            .filter(|&p| !is_foul(board, p))
+            .filter(|&p| !board.is_foul(p))
             .collect();
         if !blocks.is_empty() {
             let n = blocks.len() as u64;
@@ -153,7 +139,7 @@ impl FirstPlayer {
         }
         if let Some(probe) = self.probe.as_mut() {
             if let Some(p) = probe.find_win(board, control) {
-                if is_safe(board, p) {
+                if board.may_play(p.x(), p.y()) {
                     return (p, ATTACK[ThreatClass::Five as usize] / 2, 1, true);
                 }
             }
@@ -162,9 +148,9 @@ impl FirstPlayer {
             return (centre(board), 0, 1, false);
         }
         let mut pool: Vec<Pos> = board.candidates().iter().collect();
-        pool.retain(|&p| !is_foul(board, p));
+        pool.retain(|&p| !board.is_foul(p));
         if pool.is_empty() {
-            pool = safe_moves(board);
+            pool = board.legal_moves();
         }
         if pool.is_empty() {
             // Every empty cell is a foul: any of them is the only legal answer.
@@ -218,12 +204,12 @@ fn score(board: &Board, p: Pos, me: Color) -> Score {
     }
 }
 
-impl Player for FirstPlayer {
+impl Player for OnePlyPlayer {
     fn name(&self) -> &str {
         "first"
     }
 
-    fn set_memory(&mut self, budget: &crate::engine::MemoryBudget) {
+    fn set_memory(&mut self, budget: &crate::player::MemoryBudget) {
         if let Some(probe) = self.probe.as_mut() {
             probe.set_memory(budget);
         }
@@ -269,7 +255,7 @@ mod tests {
 
     fn play(b: &mut Board) -> Pos {
         let before = b.hash();
-        let m = FirstPlayer::new()
+        let m = OnePlyPlayer::new()
             .with_think_cap(Duration::ZERO)
             .choose(b, &SearchControl::for_millis(1000))
             .best;
@@ -311,7 +297,7 @@ mod tests {
             assert_eq!(play(&mut b), at("i8"), "{rule}");
             let mut b = board(rule, "e8c8f8a1g8a15h8");
             assert_eq!(
-                crate::engine::legal::fallback_move(&mut b),
+                crate::player::fallback::fallback_move(&mut b),
                 Some(at("i8")),
                 "{rule}"
             );
@@ -388,7 +374,7 @@ mod tests {
             b.pass();
         }
         assert_eq!(b.empty_cells().len(), 1);
-        assert!(is_foul(&mut b, Pos::new(3, 0)));
+        assert!(b.is_foul(Pos::new(3, 0)));
         assert_eq!(play(&mut b), Pos::new(3, 0));
     }
 
@@ -430,10 +416,10 @@ mod tests {
         }
         let mut b = board(Rule::Freestyle, "h8h9");
         let ctl = SearchControl::for_millis(1000);
-        let mut p = FirstPlayer::new().with_probe(Box::new(Fixed(at("a1"))));
+        let mut p = OnePlyPlayer::new().with_probe(Box::new(Fixed(at("a1"))));
         assert_eq!(p.choose(&mut b, &ctl).best, at("a1"));
         // An occupied "win" is ignored.
-        let mut p = FirstPlayer::new()
+        let mut p = OnePlyPlayer::new()
             .with_think_cap(Duration::ZERO)
             .with_probe(Box::new(Fixed(at("h8"))));
         assert_ne!(p.choose(&mut b, &ctl).best, at("h8"));
@@ -444,7 +430,7 @@ mod tests {
         let mut b = board(Rule::Freestyle, "h8h9");
         let ctl = SearchControl::for_millis(5_000);
         let t = Instant::now();
-        FirstPlayer::new()
+        OnePlyPlayer::new()
             .with_think_cap(Duration::from_millis(80))
             .choose(&mut b, &ctl);
         let took = t.elapsed();
@@ -456,7 +442,7 @@ mod tests {
             flag.store(true, std::sync::atomic::Ordering::Relaxed);
         });
         let t = Instant::now();
-        FirstPlayer::new()
+        OnePlyPlayer::new()
             .with_think_cap(Duration::from_secs(60))
             .choose(&mut b, &ctl);
         assert!(t.elapsed() < Duration::from_millis(1000));
@@ -464,7 +450,7 @@ mod tests {
         // Immediate budget: no waiting at all.
         let ctl = SearchControl::for_millis(0);
         let t = Instant::now();
-        FirstPlayer::new().choose(&mut b, &ctl);
+        OnePlyPlayer::new().choose(&mut b, &ctl);
         assert!(t.elapsed() < Duration::from_millis(50));
     }
 }

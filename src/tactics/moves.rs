@@ -6,15 +6,6 @@ use smallvec::SmallVec;
 /// A short list of moves.
 pub type MoveList = SmallVec<[Pos; 32]>;
 
-/// Whether `color` may legally play `p` (renju fouls checked exactly).
-#[inline]
-pub fn is_legal(board: &mut Board, p: Pos, color: Color) -> bool {
-    !(color == Color::Black
-        && board.rule() == Rule::Renju
-        && board.threat(p, Color::Black) == ThreatClass::Forbid
-        && board.is_forbidden(p))
-}
-
 /// The renju cells black may play that the board marks as possible fouls but are legal, and
 /// whose lines satisfy `want`.
 fn legal_marked_black(board: &mut Board, want: impl Fn(LinePattern) -> bool, out: &mut MoveList) {
@@ -95,7 +86,7 @@ pub fn three_moves(board: &mut Board, color: Color, out: &mut MoveList) {
 pub fn legal_stops(board: &mut Board, fives_of: Color, mover: Color) -> MoveList {
     let mut stops = MoveList::new();
     for stop in board.five_stoppers(fives_of) {
-        if is_legal(board, stop, mover) {
+        if board.is_legal(stop, mover) {
             stops.push(stop);
         }
     }

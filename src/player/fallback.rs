@@ -1,15 +1,8 @@
-//! Legality helpers shared by the players and by the session's safety net.
-//!
-//! A move is *legal* when it is an empty cell of the board. Under renju a legal move can still be a
-//! *foul* for black, which loses at once; every player avoids fouls whenever a non-foul move exists
-//! (five beats a foul: a move that makes an exact five is never a foul).
+//! The quickest reasonable move, shared by the players and by the session's safety net: what
+//! is played when a player panics, breaks its contract or has no time at all. Legality itself
+//! is decided by the rules core ([`Board::is_legal`], [`Board::is_foul`]).
 
 use crate::core::{Board, Color, Pos, ThreatClass};
-
-/// True when the side to move playing the empty cell `p` would commit a renju foul.
-pub fn is_foul(board: &mut Board, p: Pos) -> bool {
-    board.side_to_move() == Color::Black && board.rule().has_fouls() && board.is_forbidden(p)
-}
 
 /// The stones that stop every five point of `color` (in caro also the far end of a five
 /// blocked on its near end); when none does, the five points themselves (the game is lost
@@ -26,20 +19,9 @@ pub fn five_blocks(board: &mut Board, color: Color) -> Vec<Pos> {
     }
 }
 
-/// True when `p` is an empty cell of the board that the side to move may play without a foul.
-pub fn is_safe(board: &mut Board, p: Pos) -> bool {
-    board.pos(p.x(), p.y()) == Some(p) && board.is_empty(p) && !is_foul(board, p)
-}
-
 /// The centre cell (`width / 2`, `height / 2`), the usual first move.
 pub fn centre(board: &Board) -> Pos {
     Pos::new(board.width() / 2, board.height() / 2)
-}
-
-/// Every empty cell the side to move may play without a foul, in index order.
-pub fn safe_moves(board: &mut Board) -> Vec<Pos> {
-    let empty: Vec<Pos> = board.empty_cells().iter().collect();
-    empty.into_iter().filter(|&p| !is_foul(board, p)).collect()
 }
 
 /// Squared distance of `p` from the board centre, doubled so that even boards are symmetric.
@@ -59,7 +41,7 @@ pub fn fallback_move(board: &mut Board) -> Option<Pos> {
         return Some(p);
     }
     let blocks = five_blocks(board, me.opponent());
-    if let Some(p) = blocks.into_iter().find(|&p| !is_foul(board, p)) {
+    if let Some(p) = blocks.into_iter().find(|&p| !board.is_foul(p)) {
         return Some(p);
     }
     let mut pool: Vec<Pos> = board.candidates().iter().collect();
@@ -67,10 +49,10 @@ pub fn fallback_move(board: &mut Board) -> Option<Pos> {
         pool = board.empty_cells().iter().collect();
     }
     pool.sort_by_key(|&p| centre_distance(board, p));
-    if let Some(p) = pool.iter().copied().find(|&p| !is_foul(board, p)) {
+    if let Some(p) = pool.iter().copied().find(|&p| !board.is_foul(p)) {
         return Some(p);
     }
-    let mut all = safe_moves(board);
+    let mut all = board.legal_moves();
     all.sort_by_key(|&p| centre_distance(board, p));
     all.first().copied().or_else(|| board.empty_cells().first())
 }
@@ -92,15 +74,15 @@ mod tests {
         assert!(p == Pos::new(6, 7) || p == Pos::new(11, 7), "{p:?}");
         // Renju, black to move; g9 (6,8) is a double-three foul: never chosen.
         let mut b = board(Rule::Renju, "h8h9i7i9h10i6i11i12");
-        assert!(is_foul(&mut b, Pos::new(6, 8)));
+        assert!(b.is_foul(Pos::new(6, 8)));
         let p = fallback_move(&mut b).expect("move");
-        assert!(!is_foul(&mut b, p) && b.is_empty(p));
-        assert!(safe_moves(&mut b).iter().all(|&q| q != Pos::new(6, 8)));
+        assert!(!b.is_foul(p) && b.is_empty(p));
+        assert!(b.legal_moves().iter().all(|&q| q != Pos::new(6, 8)));
         // Empty board: the centre.
         let mut b = Board::new(15, 15, Rule::Freestyle).expect("board");
         assert_eq!(fallback_move(&mut b), Some(Pos::new(7, 7)));
-        assert!(is_safe(&mut b, Pos::new(0, 0)));
-        assert!(!is_safe(&mut b, Pos::new(15, 0)));
+        assert!(b.may_play(0, 0));
+        assert!(!b.may_play(15, 0));
     }
 
     #[test]

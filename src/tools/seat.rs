@@ -5,9 +5,9 @@
 //!   (crash); its first command is `ABOUT`, whose answer is awaited up to a deadline but not
 //!   required (c-gomoku-cli).
 //! * Every game begins with `START size` on the same process (no END in between) and the
-//!   `INFO` set ([`Player::start_game`]).
+//!   `INFO` set ([`Seat::start_game`]).
 //! * A move is asked with `INFO time_left` then `BEGIN` / `BOARD` / `TURN`
-//!   ([`Player::ask_move`]); chatter (`MESSAGE`, `DEBUG`, `INFO`, blank) is skipped.
+//!   ([`Seat::ask_move`]); chatter (`MESSAGE`, `DEBUG`, `INFO`, blank) is skipped.
 
 use std::time::{Duration, Instant};
 
@@ -36,15 +36,15 @@ pub enum MoveReply {
 
 /// A seat: the spec, the current process and bookkeeping.
 #[derive(Debug)]
-pub struct Player {
+pub struct Seat {
     spec: EngineSpec,
     process: Option<EngineProcess>,
 }
 
-impl Player {
+impl Seat {
     /// A seat with no process yet.
-    pub fn new(spec: EngineSpec) -> Player {
-        Player {
+    pub fn new(spec: EngineSpec) -> Seat {
+        Seat {
             spec,
             process: None,
         }
@@ -152,7 +152,7 @@ impl Player {
     }
 }
 
-impl Drop for Player {
+impl Drop for Seat {
     fn drop(&mut self) {
         self.shutdown(Duration::from_millis(500));
     }

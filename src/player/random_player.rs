@@ -5,7 +5,6 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::legal::safe_moves;
 use super::{Player, SearchControl, SearchOutcome};
 use crate::core::Board;
 
@@ -30,7 +29,7 @@ impl Player for RandomPlayer {
     }
 
     fn choose(&mut self, board: &mut Board, _control: &SearchControl) -> SearchOutcome {
-        let mut pool = safe_moves(board);
+        let mut pool = board.legal_moves();
         if pool.is_empty() {
             pool = board.empty_cells().iter().collect();
         }
@@ -44,7 +43,6 @@ mod tests {
     use super::*;
     use crate::core::notation::parse_pos_string;
     use crate::core::{Pos, Rule};
-    use crate::engine::legal::is_foul;
     use std::collections::HashSet;
 
     #[test]
@@ -73,12 +71,12 @@ mod tests {
         for (x, y) in parse_pos_string("h8h9i7i9h10i6i11i12", 15, 15).expect("pos") {
             b.try_play(x, y).expect("legal");
         }
-        assert!(is_foul(&mut b, Pos::new(6, 8)));
+        assert!(b.is_foul(Pos::new(6, 8)));
         let ctl = SearchControl::for_millis(100);
         let mut r = RandomPlayer::new(1);
         for _ in 0..2000 {
             let m = r.choose(&mut b, &ctl).best;
-            assert!(b.is_empty(m) && !is_foul(&mut b, m));
+            assert!(b.is_empty(m) && !b.is_foul(m));
         }
     }
 }

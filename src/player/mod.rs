@@ -1,27 +1,26 @@
-//! Move choosers behind one interface.
+//! Move choosers behind one interface, [`Player`]: what the brain's session asks of an engine —
+//! a legal move for the side to move of a [`Board`], under a [`SearchControl`] (deadline, stop
+//! flag), with tables sized by a [`MemoryBudget`].
 //!
-//! * [`Player`]: what the session asks of an engine — a legal move for the side to move of a
-//!   [`Board`], under a [`SearchControl`] (deadline + stop flag), sized by a [`MemoryBudget`].
-//!   The real alpha-beta search will implement it; until then:
-//! * [`FirstPlayer`] ([`first_player`]): one-ply play by the core's threat classes (wins, blocks
-//!   fives, never plays an avoidable renju foul), with a seam for a VCF/VCT win probe
-//!   ([`WinProbe`]).
-//! * [`RandomPlayer`] ([`random_player`]): a uniformly random legal non-foul move (the hidden
+//! * [`OnePlyPlayer`] ([`one_ply`]): one-ply play by the core's threat classes (wins, blocks
+//!   fives, never plays an avoidable renju foul), with a seam for a forced-win probe.
+//! * [`win_probe`]: the [`WinProbe`] seam and [`ThreatProbe`], the VCF/VCT solvers as a probe.
+//! * [`RandomPlayer`] ([`random_player`]): a uniformly random legal move (the hidden
 //!   `--weak random` mode the match runner's tests use).
-//! * [`legal`]: the legality helpers every player and the session's safety net share.
+//! * [`fallback`]: the quickest reasonable move, shared by the players and the session's
+//!   safety net.
 
-pub mod control;
-pub mod first_player;
-pub mod legal;
-pub mod memory;
+pub mod fallback;
+pub mod one_ply;
 pub mod random_player;
+pub mod win_probe;
 
-pub use control::SearchControl;
-pub use first_player::{FirstPlayer, WinProbe};
-pub use memory::MemoryBudget;
+pub use one_ply::OnePlyPlayer;
 pub use random_player::RandomPlayer;
+pub use win_probe::{ThreatProbe, WinProbe};
 
 use crate::core::{Board, Pos};
+use crate::search::{MemoryBudget, SearchControl};
 
 /// Optional facts about a finished search, printed as one `MESSAGE` line before the move.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -72,7 +71,7 @@ pub struct SearchOutcome {
 /// non-foul one for black whenever one exists — and must return promptly (within a few
 /// milliseconds) once [`SearchControl::should_stop`] turns true. It may make and undo moves on the
 /// board but must leave it as it found it. The session double-checks the move and falls back to
-/// [`legal::fallback_move`] if the contract is broken or the player panics.
+/// [`fallback::fallback_move`] if the contract is broken or the player panics.
 pub trait Player: Send {
     /// A short name for messages (`first`, `random`, …).
     fn name(&self) -> &str;

@@ -10,7 +10,7 @@
 //! 3. **Time overshoot**: for each per-move limit `T` (`INFO timeout_turn T`, unlimited match time)
 //!    a fresh brain plays games against a random opponent, thinking as long as the time manager
 //!    allows (`--think-ms` raised to an hour). For every move the time from writing `TURN` to
-//!    reading the move is compared with the budget's hard limit (`timeman::compute_budget`):
+//!    reading the move is compared with the budget's hard limit (`protocol::budget::compute_budget`):
 //!    `overshoot = elapsed − hard`; the margin `T − elapsed` must stay positive, since that is what
 //!    managers check. The process's first move is reported apart: it also builds the rule's line
 //!    tables (covered by the time manager's first-search reserve).
@@ -23,8 +23,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::core::{Board, Rule};
+use crate::protocol::budget::compute_budget;
 use crate::protocol::Settings;
-use crate::timeman::{compute_budget, TimeInput};
+use crate::search::TimeInput;
 use crate::tools::engine_process::{EngineConfig, EngineProcess, ReplyPolicy};
 
 /// Options of the `protocol-bench` subcommand.
@@ -261,7 +262,7 @@ fn overshoot(brain: &Brain, turn: u64, moves: usize, rng: &mut StdRng) -> Result
             // The opponent: a random cell next to the stones (the centre first).
             let pool: Vec<_> = board.candidates().iter().collect();
             let p = if pool.is_empty() {
-                crate::engine::legal::centre(&board)
+                crate::player::fallback::centre(&board)
             } else {
                 pool[rng.gen_range(0..pool.len())]
             };

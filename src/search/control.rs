@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::timeman::TimeBudget;
+use crate::search::timeman::TimeBudget;
 
 /// Deadline, stop flag and optional depth / node limits of one search.
 #[derive(Debug, Clone)]
