@@ -47,16 +47,20 @@ impl ThreatProbe {
         }
     }
 
-    /// The solvers, built on first use at the current size (a quarter of the bytes to the VCF
-    /// solver's table, a thirty-second to the VCT solver's probe table, half to its df-pn
-    /// table, counted with the maps' power-of-two rounding).
+    /// The solvers, built at the current size if not yet built (normally by
+    /// [`WinProbe::set_memory`], between moves): an eighth of the bytes to the VCF solver's
+    /// table, a sixty-fourth to the VCT solver's probe table and half to its df-pn table
+    /// (counted with the maps' power-of-two rounding, and at most the positions a full table
+    /// collects in a pause the move clock allows).
     fn solvers(&mut self) -> &mut (VcfSolver, VctSolver) {
         let bytes = self.table_bytes.max(64 << 10);
         self.solvers.get_or_insert_with(|| {
+            // 2^quarter_bits entries of 8 bytes: an eighth of the bytes.
             let quarter_bits = (bytes / 4 / 16).max(1024).ilog2();
             let mut vct = VctSolver::new(quarter_bits.saturating_sub(1));
             vct.set_threat_limit(PLAY_THREAT_LIMIT);
-            vct.set_dfpn_capacity(DfpnTable::entries_for_bytes(bytes as usize / 2));
+            let entries = DfpnTable::entries_for_bytes(bytes as usize / 2);
+            vct.set_dfpn_capacity(entries.min(DfpnTable::DEFAULT_MAX_ENTRIES));
             (VcfSolver::new(quarter_bits), vct)
         })
     }
@@ -97,6 +101,8 @@ impl WinProbe for ThreatProbe {
             self.table_bytes = bytes;
             self.solvers = None;
         }
+        // Built now, off the move clock.
+        self.solvers();
     }
 
     fn clear(&mut self) {

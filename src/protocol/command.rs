@@ -209,13 +209,27 @@ pub enum ParseError {
     },
 }
 
+/// `line` with its control characters written as `\xNN`, so that a reply to a line of control
+/// characters still says what it answers (the writer would blank them out).
+fn visible(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\x{:02X}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 impl ParseError {
     /// The protocol reply for this error (without line ending): `UNKNOWN …` or `ERROR …`.
     /// `None` for [`ParseError::Empty`] (say nothing).
     pub fn reply(&self) -> Option<String> {
         match self {
             ParseError::Empty => None,
-            ParseError::Unknown { line } => Some(format!("UNKNOWN {line}")),
+            ParseError::Unknown { line } => Some(format!("UNKNOWN {}", visible(line))),
             ParseError::Malformed { command, reason } => Some(format!("ERROR {command}: {reason}")),
         }
     }
@@ -696,6 +710,11 @@ mod tests {
         assert_eq!(parse("").unwrap_err().reply(), None);
         // A bare board row outside a block is an unknown command.
         assert!(matches!(parse("7,7,1"), Err(ParseError::Unknown { .. })));
+        // Control characters are shown, not blanked: the reply still says what it answers.
+        let e = parse("\u{1}\u{2}\u{7f}").unwrap_err();
+        assert_eq!(e.reply().as_deref(), Some("UNKNOWN \\x01\\x02\\x7F"));
+        let e = parse("AB\u{1b}C").unwrap_err();
+        assert_eq!(e.reply().as_deref(), Some("UNKNOWN AB\\x1BC"));
     }
 
     #[test]

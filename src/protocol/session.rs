@@ -32,7 +32,7 @@ use super::budget::compute_budget;
 use crate::core::{Board, Pos, Rule};
 use crate::player::fallback::fallback_move;
 use crate::player::SearchOutcome;
-use crate::search::SearchControl;
+use crate::search::{MemoryBudget, SearchControl};
 use crate::search::{TimeBudget, TimeInput};
 
 use super::command::{
@@ -117,6 +117,8 @@ struct Session<W: Write> {
     next_id: u64,
     first_think: bool,
     clear_tables: bool,
+    /// The memory budget the worker's tables were last sized to (`None`: a fresh worker).
+    prepared: Option<MemoryBudget>,
     warmed: [bool; 5],
     warming: Option<thread::JoinHandle<()>>,
 }
@@ -158,6 +160,7 @@ where
         next_id: 0,
         first_think: true,
         clear_tables: false,
+        prepared: None,
         warmed: [false; 5],
         warming: None,
     };
@@ -263,6 +266,20 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// Asks the worker to size its player's tables to the current memory budget, and to empty
+    /// them after `START`, `RESTART` or `YXHASHCLEAR`, as soon as either is due: between moves,
+    /// not on the next move's clock. (A task queued behind a running search waits for it.)
+    fn prepare_tables(&mut self) {
+        let memory = self.settings.memory_budget();
+        if self.prepared == Some(memory) && !self.clear_tables {
+            return;
+        }
+        if self.worker.prepare(memory, self.clear_tables) {
+            self.prepared = Some(memory);
+            self.clear_tables = false;
+        }
+    }
+
     fn rule(&self) -> Rule {
         core_rule(self.settings.rule_kind())
     }
@@ -297,6 +314,7 @@ impl<W: Write> Session<W> {
                 if key == "timeout_turn" && self.settings.stop_requested() {
                     self.stop_search();
                 }
+                self.prepare_tables();
                 Ok(())
             }
             _ => {
@@ -325,6 +343,7 @@ impl<W: Write> Session<W> {
         run.stop.store(true, Ordering::Relaxed);
         if let Some(w) = spawn_worker(&self.config, &self.events) {
             self.worker = w;
+            self.prepared = None;
         }
         self.finish_search(None)
     }
@@ -386,6 +405,7 @@ impl<W: Write> Session<W> {
             }
             Ok(BlockLine::Command(Command::Info { key, value })) => {
                 self.settings.apply(&key, &value);
+                self.prepare_tables();
                 Ok(())
             }
             Ok(BlockLine::Command(Command::End)) => Err(Exit::End),
@@ -485,6 +505,7 @@ impl<W: Write> Session<W> {
                         self.settings.new_game();
                         self.position = Some(Position::new(w, h));
                         self.clear_tables = true;
+                        self.prepare_tables();
                         self.write(|w| w.ok())
                     }
                     Err(e) => self.error(&e),
@@ -495,6 +516,7 @@ impl<W: Write> Session<W> {
                     pos.clear();
                     self.settings.new_game();
                     self.clear_tables = true;
+                    self.prepare_tables();
                     self.write(|w| w.ok())
                 }
                 None => self.error("RESTART: START expected first"),
@@ -542,6 +564,7 @@ impl<W: Write> Session<W> {
             }
             Command::Info { key, value } => {
                 self.settings.apply(&key, &value);
+                self.prepare_tables();
                 Ok(())
             }
             Command::End => Err(Exit::End),
@@ -555,6 +578,7 @@ impl<W: Write> Session<W> {
             }
             Command::YxHashClear => {
                 self.clear_tables = true;
+                self.prepare_tables();
                 Ok(())
             }
             Command::YxShowInfo => self.write(|w| {
@@ -608,6 +632,7 @@ impl<W: Write> Session<W> {
             },
         );
         self.first_think = false;
+        self.prepare_tables();
         let stop = Arc::new(AtomicBool::new(false));
         let mut control = SearchControl::new(budget, stop.clone());
         control.max_depth = self.settings.max_depth.and_then(|d| u32::try_from(d).ok());
@@ -618,7 +643,7 @@ impl<W: Write> Session<W> {
             board,
             control,
             memory: self.settings.memory_budget(),
-            clear: std::mem::take(&mut self.clear_tables),
+            clear: false,
         };
         self.running = Some(Running {
             id: self.next_id,
@@ -630,6 +655,7 @@ impl<W: Write> Session<W> {
             // The worker thread is gone: answer without it, with a fresh one for next time.
             if let Some(w) = spawn_worker(&self.config, &self.events) {
                 self.worker = w;
+                self.prepared = None;
             }
             return self.finish_search(None);
         }

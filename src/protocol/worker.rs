@@ -1,6 +1,11 @@
 //! The search worker: one long-lived thread that owns the [`Player`] and runs one search at a
 //! time, so the session thread stays free to read `YXSTOP`, `END` and `INFO` during a search.
 //!
+//! Tables are sized and cleared by a [`Worker::prepare`] task that the session sends when the
+//! manager changes the memory settings or starts a game (`INFO max_memory`, `INFO hash_size`,
+//! `START`, `RESTART`, `YXHASHCLEAR`), so that this work is done between moves and never on a
+//! move's clock; a [`Job`] repeats the budget only as a safety net.
+//!
 //! A panic inside [`Player::choose`] is caught (`catch_unwind`; the silent panic hook keeps stderr
 //! clean): the report carries the panic text instead of a move, and the player is rebuilt from its
 //! factory before the next search, since its state may be broken.
@@ -33,6 +38,14 @@ pub struct Job {
     pub clear: bool,
 }
 
+/// What the worker thread is asked to do.
+enum Task {
+    /// Size the player's tables to a budget and optionally forget them, between moves.
+    Prepare { memory: MemoryBudget, clear: bool },
+    /// Choose a move.
+    Search(Job),
+}
+
 /// The answer to a [`Job`].
 #[derive(Debug)]
 pub struct Report {
@@ -53,7 +66,7 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// Handle of the worker thread.
 pub struct Worker {
-    jobs: Sender<Job>,
+    tasks: Sender<Task>,
 }
 
 impl Worker {
@@ -62,41 +75,67 @@ impl Worker {
         factory: PlayerFactory,
         notify: impl Fn(Report) + Send + 'static,
     ) -> std::io::Result<Worker> {
-        let (jobs, rx) = mpsc::channel::<Job>();
+        let (tasks, rx) = mpsc::channel::<Task>();
         thread::Builder::new()
             .name("search".to_owned())
             .spawn(move || {
                 let mut player: Option<Box<dyn Player>> = None;
-                let mut memory: Option<MemoryBudget> = None;
-                for job in rx {
+                // The budget the player's tables are sized to (none yet for a fresh player).
+                let mut applied: Option<MemoryBudget> = None;
+                for task in rx {
+                    let (job, memory, clear) = match task {
+                        Task::Prepare { memory, clear } => (None, memory, clear),
+                        Task::Search(job) => {
+                            let (memory, clear) = (job.memory, job.clear);
+                            (Some(job), memory, clear)
+                        }
+                    };
+                    let id = job.as_ref().map(|j| j.id);
                     let result = catch_unwind(AssertUnwindSafe(|| {
                         let p = player.get_or_insert_with(|| {
-                            memory = None;
+                            applied = None;
                             factory()
                         });
-                        if memory != Some(job.memory) {
-                            p.set_memory(&job.memory);
-                            memory = Some(job.memory);
+                        if applied != Some(memory) {
+                            p.set_memory(&memory);
+                            applied = Some(memory);
                         }
-                        if job.clear {
+                        if clear {
                             p.clear();
                         }
-                        let mut board = job.board;
-                        p.choose(&mut board, &job.control)
+                        job.map(|job| {
+                            let mut board = job.board;
+                            p.choose(&mut board, &job.control)
+                        })
                     }));
-                    let result = result.map_err(|payload| {
-                        player = None;
-                        take_last_panic().unwrap_or_else(|| panic_text(payload.as_ref()))
-                    });
-                    notify(Report { id: job.id, result });
+                    let result = match result {
+                        Ok(outcome) => outcome.map(Ok),
+                        Err(payload) => {
+                            // Its state may be broken: the next task gets a fresh player.
+                            player = None;
+                            let text =
+                                take_last_panic().unwrap_or_else(|| panic_text(payload.as_ref()));
+                            Some(Err(text))
+                        }
+                    };
+                    // A panic while preparing has no search to report to.
+                    if let (Some(id), Some(result)) = (id, result) {
+                        notify(Report { id, result });
+                    }
                 }
             })?;
-        Ok(Worker { jobs })
+        Ok(Worker { tasks })
     }
 
     /// Queues a search. False if the worker thread is gone.
     pub fn submit(&self, job: Job) -> bool {
-        self.jobs.send(job).is_ok()
+        self.tasks.send(Task::Search(job)).is_ok()
+    }
+
+    /// Queues the sizing (and, with `clear`, the emptying) of the player's tables, to be done
+    /// before the next search. False if the worker thread is gone.
+    pub fn prepare(&self, memory: MemoryBudget, clear: bool) -> bool {
+        self.tasks.send(Task::Prepare { memory, clear }).is_ok()
     }
 }
 

@@ -15,12 +15,28 @@ use super::limits::{Limits, SolveOutcome};
 use super::moves::{five_point, four_moves, legal_stops, MoveList};
 use crate::core::{Board, Color, Pos, ThreatClass};
 
-/// Entries of a refutation table: position key and the depth (fours) it failed at, or
-/// [`EXACT`] when it failed without reaching the depth bound anywhere.
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    depth: u8,
+/// An entry of the refutation table: a position key and the depth (fours) it failed at, or
+/// [`EXACT`] when it failed without reaching the depth bound anywhere, packed in one word — the
+/// key's top 56 bits and the depth in the low byte — so that a table is a zeroed word array
+/// (allocated and emptied in constant time, whatever its size) and a two-way bucket fits in
+/// 16 bytes. An empty word matches no key in practice (2^-56).
+#[derive(Clone, Copy)]
+struct Entry(u64);
+
+impl Entry {
+    const DEPTH_BITS: u64 = 0xFF;
+
+    fn new(hash: u64, depth: u8) -> Entry {
+        Entry((hash & !Self::DEPTH_BITS) | depth as u64)
+    }
+
+    fn holds(self, hash: u64) -> bool {
+        (self.0 ^ hash) & !Self::DEPTH_BITS == 0
+    }
+
+    fn depth(self) -> u8 {
+        (self.0 & Self::DEPTH_BITS) as u8
+    }
 }
 
 /// The depth of a refutation that holds at every depth: no line below it was cut by the
@@ -31,7 +47,7 @@ const EXACT: u8 = u8::MAX;
 
 /// A reusable VCF solver with its own table.
 pub struct VcfSolver {
-    table: Vec<Entry>,
+    table: Vec<u64>,
     mask: usize,
     nodes: u64,
     limits: Limits,
@@ -54,11 +70,11 @@ pub struct VcfSolver {
 const CLOCK_INTERVAL: u64 = 1024;
 
 impl VcfSolver {
-    /// A solver with a table of `2^table_bits` entries (16 bytes each).
+    /// A solver with a table of `2^table_bits` entries (8 bytes each).
     pub fn new(table_bits: u32) -> VcfSolver {
         let size = 1usize << table_bits;
         VcfSolver {
-            table: vec![Entry::default(); size],
+            table: vec![0; size],
             mask: size - 1,
             nodes: 0,
             limits: Limits::default(),
@@ -85,7 +101,8 @@ impl VcfSolver {
 
     /// Forgets every stored refutation.
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
+        // A fresh zeroed allocation: constant time, where filling a large table is not.
+        self.table = vec![0; self.table.len()];
     }
 
     /// Searches a VCF for the side to move with at most `max_fours` attacker fours.
@@ -273,16 +290,14 @@ impl VcfSolver {
         self.depth_cut |= outer_cut;
         if !self.aborted {
             // Same position or the shallower of the pair is replaced.
-            let (a, b) = (self.table[slot], self.table[slot ^ 1]);
-            let target = if a.key == hash || (b.key != hash && a.depth <= b.depth) {
+            let (a, b) = (Entry(self.table[slot]), Entry(self.table[slot ^ 1]));
+            let target = if a.holds(hash) || (!b.holds(hash) && a.depth() <= b.depth()) {
                 slot
             } else {
                 slot ^ 1
             };
-            self.table[target] = Entry {
-                key: hash,
-                depth: if exact { EXACT } else { depth.min(200) as u8 },
-            };
+            let depth = if exact { EXACT } else { depth.min(200) as u8 };
+            self.table[target] = Entry::new(hash, depth).0;
         }
         false
     }
@@ -294,9 +309,9 @@ impl VcfSolver {
         let slot = (hash as usize) & self.mask;
         // Two-way buckets: the entry may sit in either slot of the pair.
         for s in [slot, slot ^ 1] {
-            let entry = self.table[s];
-            if entry.key == hash && entry.depth as u32 >= depth {
-                self.depth_cut |= entry.depth != EXACT;
+            let entry = Entry(self.table[s]);
+            if entry.holds(hash) && entry.depth() as u32 >= depth {
+                self.depth_cut |= entry.depth() != EXACT;
                 return true;
             }
         }

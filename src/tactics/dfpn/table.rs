@@ -23,6 +23,7 @@ const COUNTER_LINE_ALLOWANCE: usize = 24;
 /// position over the three maps, up to twice that in their power-of-two spare room: roughly
 /// 310–620 MiB).
 const MAX_ENTRIES: usize = 2_000_000;
+
 /// The pause a full table's collection (or [`DfpnTable::forget_disproofs`]) is allowed per
 /// position it holds.
 const GC_NANOS_PER_POSITION: u64 = 60;
@@ -83,6 +84,9 @@ impl Default for DfpnTable {
 }
 
 impl DfpnTable {
+    /// The positions a default table holds before it forgets its cheaper half.
+    pub const DEFAULT_MAX_ENTRIES: usize = MAX_ENTRIES;
+
     /// A table that forgets its cheaper half whenever it reaches `max_entries` positions (each
     /// takes the bytes [`DfpnTable::entries_for_bytes`] counts, plus the maps' spare room while
     /// they grow).
