@@ -43,7 +43,7 @@ enum Task {
     /// Size the player's tables to a budget and optionally forget them, between moves.
     Prepare { memory: MemoryBudget, clear: bool },
     /// Choose a move.
-    Search(Job),
+    Search(Box<Job>),
 }
 
 /// The answer to a [`Job`].
@@ -129,7 +129,7 @@ impl Worker {
 
     /// Queues a search. False if the worker thread is gone.
     pub fn submit(&self, job: Job) -> bool {
-        self.tasks.send(Task::Search(job)).is_ok()
+        self.tasks.send(Task::Search(Box::new(job))).is_ok()
     }
 
     /// Queues the sizing (and, with `clear`, the emptying) of the player's tables, to be done
