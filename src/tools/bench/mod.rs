@@ -1,48 +1,55 @@
 //! Fixed benchmark workloads, shared by the `bench` subcommand and the criterion benches so
-//! both measure the same thing. Positions come from real engine games in the corpora
-//! (`vcf/games_*_nowin.txt`, 15×15); the 20×20 set places the same positions at an offset on
-//! the larger board; caro uses the freestyle positions.
+//! both measure the same thing. The positions are embedded in the binary, so `bench` works from
+//! any folder: middle games from real engine games (`board_positions.txt`, 64 per rule file,
+//! 15×15; the 20×20 set places the same positions at an offset on the larger board; caro uses
+//! the freestyle positions), and Rapfi's own benchmark positions (`rapfi_positions.txt`).
 
 use crate::core::{Board, Color, Pos, Rule};
-use crate::corpus;
+use crate::corpus::{self, Record};
 use anyhow::{Context, Result};
 use std::time::Instant;
 
 /// How many positions a workload holds per (rule, size).
 pub const POSITIONS_PER_SET: usize = 64;
 
+/// The board workload's positions (see the file's header).
+const BOARD_POSITIONS: &str = include_str!("board_positions.txt");
+
+/// The records of the board workload for one rule file (`freestyle`, `standard`, `renju`).
+fn board_records(rule: Rule) -> Result<Vec<Record>> {
+    let family = match rule {
+        Rule::Standard => "standard",
+        Rule::Renju => "renju",
+        _ => "freestyle",
+    };
+    let all = corpus::parse_text(BOARD_POSITIONS, "board_positions.txt")?;
+    Ok(all
+        .into_iter()
+        .filter(|r| r.get("rule") == Some(family))
+        .collect())
+}
+
+/// A record's stones on a `size`×`size` board under `rule`, offset to the centre.
+fn place_record(rec: &Record, rule: Rule, size: usize) -> Result<Board> {
+    let offset = (size - 15) / 2;
+    let mut board = Board::new(size, size, rule).map_err(anyhow::Error::msg)?;
+    for (key, color) in [("black", Color::Black), ("white", Color::White)] {
+        for (x, y) in rec.points(key).with_context(|| rec.id.clone())? {
+            board.place(Pos::new(x + offset, y + offset), color);
+        }
+    }
+    if board.side_to_move() != rec.color("tomove")?.unwrap_or(Color::Black) {
+        board.pass();
+    }
+    Ok(board)
+}
+
 /// The middle-game positions of one workload set.
 pub fn positions(rule: Rule, size: usize) -> Result<Vec<Board>> {
-    let file = match rule {
-        Rule::Standard => "games_standard_nowin.txt",
-        Rule::Renju => "games_renju_nowin.txt",
-        _ => "games_freestyle_nowin.txt",
-    };
-    let path = corpus::corpora_dir().join("vcf").join(file);
-    // Middle games: at least 20 stones on the board.
-    let records: Vec<_> = corpus::read_file(&path)?
-        .into_iter()
-        .filter(|r| {
-            r.points("black").map_or(0, |v| v.len()) + r.points("white").map_or(0, |v| v.len())
-                >= 20
-        })
-        .collect();
-    let step = (records.len() / POSITIONS_PER_SET).max(1);
-    let offset = (size - 15) / 2;
-    let mut out = Vec::new();
-    for rec in records.iter().step_by(step).take(POSITIONS_PER_SET) {
-        let mut board = Board::new(size, size, rule).map_err(anyhow::Error::msg)?;
-        for (key, color) in [("black", Color::Black), ("white", Color::White)] {
-            for (x, y) in rec.points(key).with_context(|| rec.id.clone())? {
-                board.place(Pos::new(x + offset, y + offset), color);
-            }
-        }
-        if board.side_to_move() != rec.color("tomove")?.unwrap_or(Color::Black) {
-            board.pass();
-        }
-        out.push(board);
-    }
-    Ok(out)
+    board_records(rule)?
+        .iter()
+        .map(|rec| place_record(rec, rule, size))
+        .collect()
 }
 
 /// Plays and takes back every candidate move of every position once. Returns the number of
@@ -111,6 +118,38 @@ pub fn move_bench(millis: u64) -> Result<Vec<MoveBenchResult>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The embedded positions are the corpus selection the header describes.
+    #[test]
+    fn embedded_positions_are_the_corpus_selection() {
+        for (rule, file) in [
+            (Rule::Freestyle, "games_freestyle_nowin.txt"),
+            (Rule::Standard, "games_standard_nowin.txt"),
+            (Rule::Renju, "games_renju_nowin.txt"),
+        ] {
+            let records: Vec<Record> = corpus::read_corpus("vcf", file)
+                .unwrap()
+                .into_iter()
+                .filter(|r| {
+                    let n = |k| r.points(k).map_or(0, |v| v.len());
+                    n("black") + n("white") >= 20
+                })
+                .collect();
+            let step = (records.len() / POSITIONS_PER_SET).max(1);
+            let want: Vec<u64> = records
+                .iter()
+                .step_by(step)
+                .take(POSITIONS_PER_SET)
+                .map(|r| place_record(r, rule, 15).unwrap().hash())
+                .collect();
+            let got: Vec<u64> = positions(rule, 15)
+                .unwrap()
+                .iter()
+                .map(|b| b.hash())
+                .collect();
+            assert_eq!(got, want, "{file}");
+        }
+    }
 
     #[test]
     fn workloads_are_middle_games_and_restore_the_boards() {
