@@ -654,29 +654,31 @@ impl Board {
         Ok(())
     }
 
-    /// A text picture of the board (`X` black, `O` white, `.` empty), top row first, with
-    /// Gomocup column and row numbers.
+    /// A text picture of the board (`X` black, `O` white, `.` empty, the last stone in lower
+    /// case), top row first, labelled as players and books name points: columns `a`, `b`, …
+    /// from the left, rows numbered from the bottom, so that `h8` is the centre of 15×15.
     pub fn to_text(&self) -> String {
-        let mut out = String::from("   ");
-        for x in 0..self.width {
-            out.push_str(&format!("{:>3}", x));
-        }
-        out.push('\n');
+        let letters: String = (0..self.width)
+            .map(|x| format!(" {}", (b'a' + x as u8) as char))
+            .collect();
+        let mut out = format!("   {letters}\n");
         for y in 0..self.height {
-            out.push_str(&format!("{:>3}", y));
+            let row = self.height - y;
+            out.push_str(&format!("{row:>3}"));
             for x in 0..self.width {
                 let p = Pos::new(x, y);
                 let c = match self.stone(p) {
-                    Some(Color::Black) if self.last_move() == Some(p) => "  x",
-                    Some(Color::White) if self.last_move() == Some(p) => "  o",
-                    Some(Color::Black) => "  X",
-                    Some(Color::White) => "  O",
-                    None => "  .",
+                    Some(Color::Black) if self.last_move() == Some(p) => " x",
+                    Some(Color::White) if self.last_move() == Some(p) => " o",
+                    Some(Color::Black) => " X",
+                    Some(Color::White) => " O",
+                    None => " .",
                 };
                 out.push_str(c);
             }
-            out.push('\n');
+            out.push_str(&format!(" {row}\n"));
         }
+        out.push_str(&format!("   {letters}\n"));
         out
     }
 }
@@ -851,6 +853,22 @@ mod tests {
         b.try_play(4, 21).unwrap();
         assert_eq!(b.try_play(4, 21), Err(BoardError::Occupied));
         assert_eq!(b.side_to_move(), Color::White);
+    }
+
+    /// The picture names points as players do: `h8` is the centre of 15×15, row 1 the bottom.
+    #[test]
+    fn the_picture_uses_renju_coordinates() {
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        b.try_play(7, 7).unwrap();
+        b.try_play(0, 14).unwrap();
+        let text = b.to_text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 17);
+        assert_eq!(lines[0].trim(), "a b c d e f g h i j k l m n o");
+        // Row 8 (the eighth from the bottom): X on column h.
+        assert_eq!(lines[8], "  8 . . . . . . . X . . . . . . . 8");
+        // Row 1: white's a1, the last stone, in lower case.
+        assert_eq!(lines[15], "  1 o . . . . . . . . . . . . . . 1");
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
+use crate::core::notation::format_renju;
 use crate::core::{Board, Color, Rule};
 use crate::tools::engine_process::{EngineConfig, EngineProcess, ReplyPolicy};
 
@@ -111,7 +112,11 @@ pub fn run_demo(opts: &DemoOptions) -> Result<()> {
         let foul = color == Color::Black && rule.has_fouls() && board.is_forbidden(p);
         board.make_move(p);
         last = Some((x, y));
-        println!("\nMove {}: {color:?} {x},{y} ({ms} ms)", n + 1);
+        println!(
+            "\nMove {}: {color:?} {} ({x},{y} on the wire), {ms} ms",
+            n + 1,
+            format_renju(x, y, board.height())
+        );
         for m in brain.take_messages() {
             println!("  {m}");
         }
