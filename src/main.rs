@@ -2,7 +2,7 @@
 //!
 //! * no arguments: the brain, speaking the Gomocup protocol on stdin / stdout (`protocol.md`).
 //!   Hidden flags for tests and the match runner: `--weak random` (uniformly random legal moves),
-//!   `--seed N` (its seed; default from the clock), `--think-ms N` (longest time the first player
+//!   `--seed N` (its seed; default from the clock), `--think-ms N` (longest time the one-ply player
 //!   keeps a non-forced move, default 250), `--no-threat-probe` (no VCF/VCT win probe).
 //! * `demo`: watch the brain play itself through its own protocol, board printed after each move.
 //! * `solve`: the VCF / VCT solvers over corpus positions or move lists.
@@ -36,7 +36,7 @@ struct Cli {
     /// Seed of the `--weak random` player (default: from the clock).
     #[arg(long, hide = true)]
     seed: Option<u64>,
-    /// Longest time (ms) the first player keeps a non-forced move before answering.
+    /// Longest time (ms) the one-ply player keeps a non-forced move before answering.
     #[arg(long, hide = true, default_value_t = DEFAULT_THINK_CAP_MS)]
     think_ms: u64,
     /// Play without the VCF / VCT win probe (the baseline of the match that proves it).

@@ -6,7 +6,7 @@
 //! 2. **Opponent's five point** → block it (a non-foul block; if every block is a foul for black,
 //!    fall through: a foul loses at once, an unblocked five only if the opponent sees it).
 //! 3. **Win probe** → if a [`WinProbe`] is installed and finds a forced win, play its first move
-//!    (the brain installs `src/threat/probe.rs`: a VCF, then a VCT; this player itself does not
+//!    (the brain installs [`super::ThreatProbe`]: a VCF, then a VCT; this player itself does not
 //!    search).
 //! 4. **Score every candidate** (empty cells within two of a stone; the centre on an empty board):
 //!    `ATTACK[threat(c, me)] + DEFENCE[threat(c, opp)]`, ties broken by nearby stones and then by
@@ -32,7 +32,7 @@ use super::{Player, SearchInfo, SearchOutcome};
 use crate::core::{Board, Color, Pos, ThreatClass};
 use crate::search::SearchControl;
 
-/// Default upper bound on the time the first player keeps a non-forced move (ms).
+/// Default upper bound on the time the one-ply player keeps a non-forced move (ms).
 pub const DEFAULT_THINK_CAP_MS: u64 = 250;
 
 /// Value of a cell by the class of what an own stone there makes, indexed by [`ThreatClass`].

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 
 use crate::core::notation::format_renju;
-use crate::core::{Board, Color, Rule};
+use crate::core::{Board, MoveVerdict, Rule};
 use crate::tools::engine_process::{EngineConfig, EngineProcess, ReplyPolicy};
 
 /// Options of the `demo` subcommand.
@@ -109,7 +109,7 @@ pub fn run_demo(opts: &DemoOptions) -> Result<()> {
         let Some(p) = board.pos(x, y).filter(|&p| board.is_empty(p)) else {
             bail!("{color:?} played an illegal move: {x},{y}");
         };
-        let foul = color == Color::Black && rule.has_fouls() && board.is_forbidden(p);
+        let foul = board.verdict(p) == MoveVerdict::Foul;
         board.make_move(p);
         last = Some((x, y));
         println!(
