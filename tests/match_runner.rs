@@ -550,13 +550,14 @@ fn show_prints_the_board_as_the_game_goes() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("game 1: A (X) vs B (O)"), "{stdout}");
-    assert!(stdout.contains("move 1: X 0,0"), "{stdout}");
-    assert!(stdout.contains("move 25: X 4,4"), "{stdout}");
+    // Moves in renju notation (column letter, row from the bottom) beside their wire form.
+    assert!(stdout.contains("move 1: X a5 (0,0)"), "{stdout}");
+    assert!(stdout.contains("move 25: X e1 (4,4)"), "{stdout}");
     // The last picture: the full board, the last stone in lower case.
-    assert!(stdout.contains("  4  X  X  O  O  x\n"), "{stdout}");
+    assert!(stdout.contains("  1 X X O O x 1\n"), "{stdout}");
     assert_eq!(
-        stdout.matches("    0  1  2  3  4\n").count(),
-        26,
+        stdout.matches("    a b c d e\n").count(),
+        2 * 26,
         "{stdout}"
     );
 }

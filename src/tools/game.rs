@@ -10,6 +10,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::core::notation::format_renju;
 use crate::core::{Board, Color, MoveVerdict, Rule};
 
 use super::adjudication::{draw_reason, judge, Judgement};
@@ -322,8 +323,9 @@ pub fn play_game(
                     }
                     MoveVerdict::Continues => {
                         game.show(&format!(
-                            "move {}: {mover} {},{} ({} ms)",
+                            "move {}: {mover} {} ({},{}), {} ms",
                             game.board.stone_count(),
+                            format_renju(p.x(), p.y(), game.board.height()),
                             p.x(),
                             p.y(),
                             used.as_millis()
