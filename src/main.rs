@@ -57,6 +57,10 @@ enum Command {
         /// Milliseconds per (rule, size) set.
         #[arg(long, default_value_t = 1000)]
         millis: u64,
+        /// Only the move bench on Rapfi's positions, this many make+unmake pairs (fixed work,
+        /// for instruction counts under callgrind).
+        #[arg(long, hide = true)]
+        move_pairs: Option<u64>,
     },
     /// Solve VCF / VCT positions (corpora line format or plain move lists).
     Solve(tianyuan::tools::solve::SolveArgs),
@@ -80,7 +84,7 @@ fn main() -> ExitCode {
             brain(cli.weak, cli.seed, cli.think_ms, cli.no_threat_probe);
             ExitCode::SUCCESS
         }
-        Some(Command::Bench { millis }) => report(run_bench(millis)),
+        Some(Command::Bench { millis, move_pairs }) => report(run_bench(millis, move_pairs)),
         Some(Command::Solve(args)) => {
             let mut out = std::io::stdout().lock();
             match tianyuan::tools::solve::run(&args, &mut out) {
@@ -146,7 +150,19 @@ fn report(result: anyhow::Result<()>) -> ExitCode {
     }
 }
 
-fn run_bench(millis: u64) -> anyhow::Result<()> {
+fn run_bench(millis: u64, move_pairs: Option<u64>) -> anyhow::Result<()> {
+    if let Some(pairs) = move_pairs {
+        let games = tianyuan::tools::bench::rapfi_games()?;
+        let t = tianyuan::tools::bench::replay_bench(&games, pairs)?;
+        println!(
+            "move bench: {} pairs in {:.3} s = {:.0} pairs/s, checksum {:016x}",
+            t.work,
+            t.secs,
+            t.rate(),
+            t.checksum
+        );
+        return Ok(());
+    }
     println!(
         "{:<10} {:>5} {:>16} {:>18}",
         "rule", "size", "make+unmake/s", "checksum"

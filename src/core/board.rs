@@ -9,7 +9,7 @@ use super::bitset::CellSet;
 use super::line::{
     window_key, LinePattern, LineTable, CELL_BLACK, CELL_EMPTY, CELL_WALL, CELL_WHITE,
 };
-use super::pattern::{CombineTable, ThreatClass, NUM_CLASSES};
+use super::pattern::{CellValues, CombineTable, ThreatClass, NUM_CLASSES};
 use super::pos::{Pos, BORDER, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
 use super::rule::{Color, Rule};
 use super::zobrist::{SIDE_KEY, STONE_KEYS};
@@ -35,8 +35,14 @@ pub struct Board {
     line_keys: [[u64; 64]; 4],
     /// Per colour and cell: the four directional patterns, one nibble each.
     patterns: [[u16; NUM_CELLS]; 2],
+    /// Per colour and cell: the pattern code of `patterns` (kept on occupied cells too).
+    pcodes: [[u16; NUM_CELLS]; 2],
     /// Per colour and cell: the combined threat class (`None` on occupied cells).
     classes: [[u8; NUM_CELLS]; 2],
+    /// The values summed over the empty cells, per colour and pattern code.
+    cell_values: &'static CellValues,
+    /// Per colour: the sum of `cell_values` over the empty cells.
+    value_sums: [i32; 2],
     /// Per colour and class code (16 slots so a masked code needs no bounds check).
     class_counts: [[u16; CLASS_SLOTS]; 2],
     class_cells: [[CellSet; CLASS_SLOTS]; 2],
@@ -48,6 +54,8 @@ pub struct Board {
     undo_log: Vec<UndoEntry>,
     /// Start of each move's entries in `undo_log`.
     undo_marks: Vec<u32>,
+    /// The value sums before each move.
+    value_marks: Vec<[i32; 2]>,
     side_to_move: Color,
     hash: u64,
 }
@@ -57,6 +65,7 @@ pub struct Board {
 struct UndoEntry {
     pos: u16,
     pattern: u16,
+    pcode: u16,
     color: u8,
     class: u8,
 }
@@ -120,7 +129,10 @@ impl Board {
             cells: [CELL_WALL as u8; NUM_CELLS],
             line_keys: [[u64::MAX; 64]; 4],
             patterns: [[0; NUM_CELLS]; 2],
+            pcodes: [[0; NUM_CELLS]; 2],
             classes: [[0; NUM_CELLS]; 2],
+            cell_values: &CellValues::ZERO,
+            value_sums: [0; 2],
             class_counts: [[0; CLASS_SLOTS]; 2],
             class_cells: [[CellSet::EMPTY; CLASS_SLOTS]; 2],
             stones: CellSet::EMPTY,
@@ -128,6 +140,7 @@ impl Board {
             history: Vec::with_capacity(width * height),
             undo_log: Vec::with_capacity(64 * width * height),
             undo_marks: Vec::with_capacity(width * height),
+            value_marks: Vec::with_capacity(width * height),
             side_to_move: Color::Black,
             hash: 0,
         };
@@ -335,6 +348,31 @@ impl Board {
         self.patterns[color.index()][p.index()]
     }
 
+    /// The pattern code of `color`'s four patterns at `p` (see [`super::pattern::pcode`]).
+    #[inline]
+    pub fn pcode(&self, p: Pos, color: Color) -> u16 {
+        self.pcodes[color.index()][p.index()]
+    }
+
+    /// Uses `values` for the value sums ([`Board::value_sum`]) and recomputes them.
+    pub fn set_cell_values(&mut self, values: &'static CellValues) {
+        self.cell_values = values;
+        let mut sums = [0i32; 2];
+        for p in self.empty_cells.iter() {
+            for (c, sum) in sums.iter_mut().enumerate() {
+                *sum += values.get(c, self.pcodes[c][p.index()]);
+            }
+        }
+        self.value_sums = sums;
+    }
+
+    /// The sum over the empty cells of `color`'s value of the cell's pattern code, kept as
+    /// moves are made and undone (zero until [`Board::set_cell_values`]).
+    #[inline]
+    pub fn value_sum(&self, color: Color) -> i32 {
+        self.value_sums[color.index()]
+    }
+
     /// What a stone of `color` on the empty cell `p` would make (`None` on occupied cells).
     #[inline]
     pub fn threat(&self, p: Pos, color: Color) -> ThreatClass {
@@ -394,10 +432,12 @@ impl Board {
         self.side_to_move = color.opponent();
         self.history.push(p);
         self.undo_marks.push(self.undo_log.len() as u32);
+        self.value_marks.push(self.value_sums);
         self.empty_cells.remove(p);
         // The patterns of `p` stay as they were while it is occupied; undo needs them again.
         for c in 0..2 {
             self.set_class(p, c, ThreatClass::None as u8);
+            self.value_sums[c] -= self.cell_values.get(c, self.pcodes[c][p.index()]);
         }
         self.refresh_around(p);
         self.stones.insert(p);
@@ -423,12 +463,15 @@ impl Board {
         for i in (mark..self.undo_log.len()).rev() {
             let e = self.undo_log[i];
             let q = Pos(e.pos);
-            self.patterns[e.color as usize & 1][q.index() & (NUM_CELLS - 1)] = e.pattern;
-            self.set_class(q, e.color as usize, e.class);
+            let (c, at) = (e.color as usize & 1, q.index() & (NUM_CELLS - 1));
+            self.patterns[c][at] = e.pattern;
+            self.pcodes[c][at] = e.pcode;
+            self.set_class(q, c, e.class);
         }
         self.undo_log.truncate(mark);
+        self.value_sums = self.value_marks.pop().expect("one value mark per move");
         for c in 0..2 {
-            let class = self.combine.get_raw(c, self.patterns[c][p.index()]);
+            let class = self.combine.of_pcode(c, self.pcodes[c][p.index()]);
             self.set_class(p, c, class);
         }
         Some(p)
@@ -493,8 +536,8 @@ impl Board {
         }
     }
 
-    /// Recomputes all four directional patterns of the empty cell `p` and its classes (its
-    /// stored patterns may be stale after it was occupied).
+    /// Recomputes all four directional patterns of the empty cell `p` and its classes (at the
+    /// board's creation, before any values are summed).
     fn refresh_cell(&mut self, p: Pos) {
         let mut black = 0u16;
         let mut white = 0u16;
@@ -504,12 +547,13 @@ impl Board {
             black |= ((packed & 0xF) as u16) << (4 * dir);
             white |= ((packed >> 4) as u16) << (4 * dir);
         }
-        self.patterns[0][p.index()] = black;
-        self.patterns[1][p.index()] = white;
-        let cb = self.combine.get(Color::Black, black) as u8;
-        let cw = self.combine.get(Color::White, white) as u8;
-        self.set_class(p, 0, cb);
-        self.set_class(p, 1, cw);
+        for (c, packed) in [black, white].into_iter().enumerate() {
+            let code = self.combine.pcode(packed);
+            self.patterns[c][p.index()] = packed;
+            self.pcodes[c][p.index()] = code;
+            let class = self.combine.of_pcode(c, code);
+            self.set_class(p, c, class);
+        }
     }
 
     /// Stores the (black, white) patterns of `p` in direction `dir` and updates its classes
@@ -523,15 +567,20 @@ impl Board {
             let old = self.patterns[c][i];
             let new = (old & mask) | ((((packed >> (4 * c)) & 0xF) as u16) << shift);
             if new != old {
-                let class = self.classes[c][i];
+                let (class, old_code) = (self.classes[c][i], self.pcodes[c][i]);
                 self.undo_log.push(UndoEntry {
                     pos: p.0,
                     pattern: old,
+                    pcode: old_code,
                     color: c as u8,
                     class,
                 });
+                let code = self.combine.pcode(new);
                 self.patterns[c][i] = new;
-                let class = self.combine.get_raw(c, new);
+                self.pcodes[c][i] = code;
+                self.value_sums[c] +=
+                    self.cell_values.get(c, code) - self.cell_values.get(c, old_code);
+                let class = self.combine.of_pcode(c, code);
                 self.set_class(p, c, class);
             }
         }
@@ -641,6 +690,22 @@ impl Board {
         if counts != self.class_counts {
             return Err("class counts differ".into());
         }
+        let mut sums = [0i32; 2];
+        for p in self.empty_cells.iter() {
+            for (c, sum) in sums.iter_mut().enumerate() {
+                let code = super::pattern::pcode(self.patterns[c][p.index()]);
+                if code != self.pcodes[c][p.index()] {
+                    return Err(format!("pattern code of colour {c} at {p:?} differs"));
+                }
+                *sum += self.cell_values.get(c, code);
+            }
+        }
+        if sums != self.value_sums {
+            return Err(format!(
+                "value sums {:?} != recomputed {sums:?}",
+                self.value_sums
+            ));
+        }
         for (c, (sets, want)) in self.class_cells.iter().zip(counts.iter()).enumerate() {
             for class in 0..NUM_CLASSES {
                 if sets[class].len() != want[class] as usize {
@@ -710,6 +775,12 @@ mod tests {
             for (size_w, size_h) in [(15, 15), (20, 20), (7, 19)] {
                 let mut rng = StdRng::seed_from_u64(seed as u64 * 1000 + size_w as u64);
                 let mut board = Board::with_radius(size_w, size_h, rule, 1 + seed).unwrap();
+                // Random values, so that the sums are checked too.
+                let mut values = Box::new(CellValues::ZERO);
+                for v in values.values.iter_mut().flatten() {
+                    *v = rng.gen_range(-1000..1000);
+                }
+                board.set_cell_values(Box::leak(values));
                 let mut steps = 0;
                 while steps < 1500 {
                     steps += 1;

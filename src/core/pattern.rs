@@ -145,22 +145,114 @@ pub fn combine(rule: Rule, color: Color, packed: u16) -> ThreatClass {
     }
 }
 
-/// Lookup tables of [`combine`] for one rule, indexed by the packed four-direction patterns.
+/// Number of pattern codes: the unordered choices of four line patterns (one per direction)
+/// out of the 15 [`LinePattern`]s, repetition allowed: C(18, 4).
+pub const NUM_PCODES: usize = 3060;
+
+/// The map from packed four-direction patterns to their pattern code: the same code for the
+/// same four line patterns in any order of the directions (what a stone on the cell makes
+/// does not depend on which line is which). Everything derived from a cell's patterns — its
+/// threat class, an evaluation's value — is a table over these codes.
+struct PcodeTable {
+    code: Box<[u16]>,
+    patterns: Vec<[LinePattern; 4]>,
+}
+
+impl PcodeTable {
+    fn get() -> &'static PcodeTable {
+        static TABLE: OnceLock<PcodeTable> = OnceLock::new();
+        TABLE.get_or_init(|| {
+            // Codes in the lexicographic order of the sorted quadruples.
+            let mut index = std::collections::HashMap::new();
+            let mut patterns = Vec::with_capacity(NUM_PCODES);
+            for a in 0..15u8 {
+                for b in a..15 {
+                    for c in b..15 {
+                        for d in c..15 {
+                            index.insert([a, b, c, d], patterns.len() as u16);
+                            patterns.push([a, b, c, d].map(LinePattern::from_u8));
+                        }
+                    }
+                }
+            }
+            debug_assert_eq!(patterns.len(), NUM_PCODES);
+            let code = (0..=u16::MAX)
+                .map(|packed| {
+                    let mut q = [0u8; 4];
+                    for (dir, slot) in q.iter_mut().enumerate() {
+                        *slot = LinePattern::from_u8(((packed >> (4 * dir)) & 0xF) as u8) as u8;
+                    }
+                    q.sort_unstable();
+                    index[&q]
+                })
+                .collect();
+            PcodeTable { code, patterns }
+        })
+    }
+}
+
+/// The pattern code of packed four-direction patterns (one nibble per direction).
+#[inline]
+pub fn pcode(packed: u16) -> u16 {
+    PcodeTable::get().code[packed as usize]
+}
+
+/// The four line patterns of a pattern code, weakest first.
+pub fn pcode_patterns(code: u16) -> [LinePattern; 4] {
+    PcodeTable::get().patterns[code as usize]
+}
+
+/// A value per colour and pattern code, which the board sums over its empty cells as it
+/// plays and takes back moves ([`crate::core::Board::value_sum`]). What the values mean is the
+/// evaluation's business; the rules core only keeps the sums.
+#[derive(Clone)]
+pub struct CellValues {
+    /// `values[colour][pcode]`.
+    pub values: [[i16; NUM_PCODES]; 2],
+}
+
+impl CellValues {
+    /// All values zero (a board's default: its sums stay zero).
+    pub const ZERO: CellValues = CellValues {
+        values: [[0; NUM_PCODES]; 2],
+    };
+
+    /// The value of `code` for colour index `c`.
+    #[inline]
+    pub fn get(&self, c: usize, code: u16) -> i32 {
+        self.values[c & 1][code as usize % NUM_PCODES] as i32
+    }
+}
+
+/// The class a stone of either colour makes under one rule, by pattern code.
 pub struct CombineTable {
-    classes: [Box<[u8; 1 << 16]>; 2],
+    classes: [Box<[u8]>; 2],
+    pcodes: &'static [u16],
 }
 
 impl CombineTable {
     /// The class of `color` for packed patterns.
     #[inline]
     pub fn get(&self, color: Color, packed: u16) -> ThreatClass {
-        ThreatClass::from_u8(self.classes[color.index()][packed as usize])
+        ThreatClass::from_u8(self.get_raw(color.index(), packed))
     }
 
     /// The class code of `color` for packed patterns (a valid [`ThreatClass`] code).
     #[inline]
     pub fn get_raw(&self, color_index: usize, packed: u16) -> u8 {
-        self.classes[color_index & 1][packed as usize]
+        self.of_pcode(color_index, self.pcodes[packed as usize])
+    }
+
+    /// The class code of `color` for a pattern code.
+    #[inline]
+    pub fn of_pcode(&self, color_index: usize, code: u16) -> u8 {
+        self.classes[color_index & 1][code as usize % NUM_PCODES]
+    }
+
+    /// The pattern code of packed patterns (as [`pcode`], through this table's reference).
+    #[inline]
+    pub fn pcode(&self, packed: u16) -> u16 {
+        self.pcodes[packed as usize]
     }
 
     /// The table for `rule`, built on first use.
@@ -173,14 +265,24 @@ impl CombineTable {
             OnceLock::new(),
         ];
         TABLES[rule.index()].get_or_init(|| {
+            let codes = PcodeTable::get();
             let build = |color| {
-                let v: Vec<u8> = (0..=u16::MAX)
-                    .map(|p| combine(rule, color, p) as u8)
-                    .collect();
-                v.into_boxed_slice().try_into().expect("65536 entries")
+                codes
+                    .patterns
+                    .iter()
+                    .map(|p| {
+                        let packed = p
+                            .iter()
+                            .enumerate()
+                            .map(|(dir, &l)| (l as u16) << (4 * dir))
+                            .sum();
+                        combine(rule, color, packed) as u8
+                    })
+                    .collect()
             };
             CombineTable {
                 classes: [build(Color::Black), build(Color::White)],
+                pcodes: &codes.code,
             }
         })
     }
@@ -248,6 +350,25 @@ mod tests {
             ThreatClass::Flex2
         );
         assert_eq!(c(Rule::Freestyle, b, [L::Dead; 4]), ThreatClass::None);
+    }
+
+    /// Pattern codes ignore the order of the directions and tell different patterns apart.
+    #[test]
+    fn pattern_codes_are_order_free_and_exact() {
+        let mut seen = std::collections::HashSet::new();
+        for packed in 0..=u16::MAX {
+            let code = pcode(packed);
+            assert!((code as usize) < NUM_PCODES);
+            let mut want: Vec<LinePattern> = (0..4)
+                .map(|d| LinePattern::from_u8(((packed >> (4 * d)) & 0xF) as u8))
+                .collect();
+            want.sort();
+            assert_eq!(pcode_patterns(code).to_vec(), want, "{packed:#06x}");
+            let rotated = packed.rotate_left(4);
+            assert_eq!(pcode(rotated), code);
+            seen.insert(code);
+        }
+        assert_eq!(seen.len(), NUM_PCODES);
     }
 
     #[test]

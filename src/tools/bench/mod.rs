@@ -79,6 +79,92 @@ pub fn forbidden_maps(boards: &mut [Board]) -> usize {
     boards.iter_mut().map(|b| b.forbidden_points().len()).sum()
 }
 
+/// Rapfi's benchmark positions (`Rapfi/command/benchmark.cpp`, see the file's header).
+const RAPFI_POSITIONS: &str = include_str!("rapfi_positions.txt");
+
+/// One benchmark game: its rule, board side and moves from the empty board.
+#[derive(Clone, Debug)]
+pub struct BenchGame {
+    /// The record's id.
+    pub id: String,
+    /// The rule.
+    pub rule: Rule,
+    /// Board side.
+    pub size: usize,
+    /// The moves, black first.
+    pub moves: Vec<Pos>,
+}
+
+/// Rapfi's ten benchmark positions (freestyle 15 and 20, standard, renju) as move sequences.
+pub fn rapfi_games() -> Result<Vec<BenchGame>> {
+    corpus::parse_text(RAPFI_POSITIONS, "rapfi_positions.txt")?
+        .iter()
+        .map(|r| {
+            Ok(BenchGame {
+                id: r.id.clone(),
+                rule: r.rule()?,
+                size: r.size()?,
+                moves: r
+                    .points("moves")?
+                    .into_iter()
+                    .map(|(x, y)| Pos::new(x, y))
+                    .collect(),
+            })
+        })
+        .collect()
+}
+
+/// The result of a fixed-work benchmark.
+#[derive(Clone, Copy, Debug)]
+pub struct Timed {
+    /// Units of work done (make+unmake pairs, nodes).
+    pub work: u64,
+    /// Seconds it took.
+    pub secs: f64,
+    /// A checksum of what was seen (the work cannot be optimised away, and a change of
+    /// behaviour shows).
+    pub checksum: u64,
+}
+
+impl Timed {
+    /// Work per second.
+    pub fn rate(&self) -> f64 {
+        self.work as f64 / self.secs.max(1e-9)
+    }
+}
+
+/// The move bench of `pbrain-rapfi bench`, on its own positions: each game's moves are made
+/// from the empty board, then undone, over and over until `pairs` make+unmake pairs, with the
+/// full incremental update a search pays for (line patterns, classes, candidate stones).
+pub fn replay_bench(games: &[BenchGame], pairs: u64) -> Result<Timed> {
+    let mut boards: Vec<Board> = games
+        .iter()
+        .map(|g| Board::new(g.size, g.size, g.rule).map_err(anyhow::Error::msg))
+        .collect::<Result<_>>()?;
+    let start = Instant::now();
+    let (mut done, mut checksum) = (0u64, 0u64);
+    'outer: loop {
+        for (game, board) in games.iter().zip(boards.iter_mut()) {
+            for &p in &game.moves {
+                board.make_move(p);
+            }
+            checksum = checksum.rotate_left(7) ^ board.hash();
+            for _ in &game.moves {
+                board.undo();
+            }
+            done += game.moves.len() as u64;
+            if done >= pairs {
+                break 'outer;
+            }
+        }
+    }
+    Ok(Timed {
+        work: done,
+        secs: start.elapsed().as_secs_f64(),
+        checksum,
+    })
+}
+
 /// One line of the `bench` report.
 pub struct MoveBenchResult {
     /// Rule of the set.
