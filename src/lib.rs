@@ -6,7 +6,8 @@
 //!    and legality for every rule. It knows nothing of searching.
 //!    [`corpus`] reads the test-position line format into core boards.
 //! 2. [`tactics`]: the threat-space solvers (VCF, VCT by df-pn).
-//! 3. [`search`]: the main search's frame (time budgets, stop control, memory budget).
+//! 3. [`eval`]: the static evaluation; [`search`]: the main search and its frame (time
+//!    budgets, stop control, memory budget).
 //! 4. [`player`]: move choosers behind the [`player::Player`] interface.
 //! 5. [`protocol`]: the Gomocup brain (stdin/stdout session); [`tools`]: the subcommands for
 //!    people (match runner, `solve`, `bench`, `demo`).
@@ -17,6 +18,7 @@
 
 pub mod core;
 pub mod corpus;
+pub mod eval;
 pub mod player;
 pub mod protocol;
 pub mod search;

@@ -1,9 +1,11 @@
 //! `pbrain-tianyuan`: the Gomocup brain (no arguments) and the tools for people (subcommands).
 //!
 //! * no arguments: the brain, speaking the Gomocup protocol on stdin / stdout (`protocol.md`).
-//!   Hidden flags for tests and the match runner: `--weak random` (uniformly random legal moves),
-//!   `--seed N` (its seed; default from the clock), `--think-ms N` (longest time the one-ply player
-//!   keeps a non-forced move, default 250), `--no-threat-probe` (no VCF/VCT win probe).
+//!   Hidden flags for tests and the match runner: `--player one-ply` (the one-ply baseline
+//!   instead of the search), `--weak random` (uniformly random legal moves), `--seed N` (its
+//!   seed; default from the clock), `--think-ms N` (longest time the one-ply player keeps a
+//!   non-forced move, default 250), `--no-threat-probe` (the one-ply player without its
+//!   VCF/VCT win probe).
 //! * `demo`: watch the brain play itself through its own protocol, board printed after each move.
 //! * `solve`: the VCF / VCT solvers over corpus positions or move lists.
 //! * `match`, `selfplay`: tournaments between Gomocup brains, and this build against itself.
@@ -18,7 +20,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tianyuan::player::one_ply::DEFAULT_THINK_CAP_MS;
 use tianyuan::player::win_probe::ThreatProbe;
-use tianyuan::player::{OnePlyPlayer, Player, RandomPlayer};
+use tianyuan::player::{OnePlyPlayer, Player, RandomPlayer, SearchPlayer};
 use tianyuan::protocol::{install_silent_panic_hook, run, stdout_writer, AboutInfo, SessionConfig};
 
 #[derive(Parser)]
@@ -30,6 +32,9 @@ use tianyuan::protocol::{install_silent_panic_hook, run, stdout_writer, AboutInf
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// The player: the main search (default) or the one-ply baseline.
+    #[arg(long, value_enum, hide = true, default_value = "search")]
+    player: PlayerKind,
     /// Play weakly on purpose (match-runner tests): `random` = uniformly random legal moves.
     #[arg(long, value_enum, hide = true)]
     weak: Option<Weak>,
@@ -42,6 +47,14 @@ struct Cli {
     /// Play without the VCF / VCT win probe (the baseline of the match that proves it).
     #[arg(long, hide = true)]
     no_threat_probe: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PlayerKind {
+    /// The main search.
+    Search,
+    /// One ply plus the VCF/VCT win probe: the first wave's player, kept as a baseline.
+    OnePly,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -81,7 +94,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
-            brain(cli.weak, cli.seed, cli.think_ms, cli.no_threat_probe);
+            brain(
+                cli.player,
+                cli.weak,
+                cli.seed,
+                cli.think_ms,
+                cli.no_threat_probe,
+            );
             ExitCode::SUCCESS
         }
         Some(Command::Bench { millis, move_pairs }) => report(run_bench(millis, move_pairs)),
@@ -108,7 +127,13 @@ fn main() -> ExitCode {
 }
 
 /// The brain: protocol on stdin / stdout, nothing ever on stderr.
-fn brain(weak: Option<Weak>, seed: Option<u64>, think_ms: u64, no_threat_probe: bool) {
+fn brain(
+    kind: PlayerKind,
+    weak: Option<Weak>,
+    seed: Option<u64>,
+    think_ms: u64,
+    no_threat_probe: bool,
+) {
     install_silent_panic_hook();
     let player: tianyuan::protocol::PlayerFactory = match weak {
         Some(Weak::Random) => {
@@ -123,6 +148,9 @@ fn brain(weak: Option<Weak>, seed: Option<u64>, think_ms: u64, no_threat_probe: 
                 let s = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 Box::new(RandomPlayer::new(s)) as Box<dyn Player>
             })
+        }
+        None if matches!(kind, PlayerKind::Search) => {
+            Arc::new(|| Box::new(SearchPlayer::new()) as Box<dyn Player>)
         }
         None => Arc::new(move || {
             let player = OnePlyPlayer::new().with_think_cap(Duration::from_millis(think_ms));

@@ -2,8 +2,10 @@
 //! a legal move for the side to move of a [`Board`], under a [`SearchControl`] (deadline, stop
 //! flag), with tables sized by a [`MemoryBudget`].
 //!
+//! * [`SearchPlayer`] ([`search_player`]): the main search, the brain's default player.
 //! * [`OnePlyPlayer`] ([`one_ply`]): one-ply play by the core's threat classes (wins, blocks
-//!   fives, never plays an avoidable renju foul), with a seam for a forced-win probe.
+//!   fives, never plays an avoidable renju foul), with a seam for a forced-win probe: the
+//!   baseline behind the hidden `--player one-ply` flag.
 //! * [`win_probe`]: the [`WinProbe`] seam and [`ThreatProbe`], the VCF/VCT solvers as a probe.
 //! * [`RandomPlayer`] ([`random_player`]): a uniformly random legal move (the hidden
 //!   `--weak random` mode the match runner's tests use).
@@ -13,10 +15,12 @@
 pub mod fallback;
 pub mod one_ply;
 pub mod random_player;
+pub mod search_player;
 pub mod win_probe;
 
 pub use one_ply::OnePlyPlayer;
 pub use random_player::RandomPlayer;
+pub use search_player::SearchPlayer;
 pub use win_probe::{ThreatProbe, WinProbe};
 
 use crate::core::{Board, Pos};

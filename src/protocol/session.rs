@@ -93,6 +93,9 @@ struct Running {
     stop: Arc<AtomicBool>,
     budget: TimeBudget,
     received: Instant,
+    /// While set, the search's progress lines may still be written: cleared, under the
+    /// output lock, just before the move, so that no line follows it.
+    reporting: Arc<AtomicBool>,
 }
 
 /// A block (`BOARD` … `DONE`) being read.
@@ -128,7 +131,7 @@ struct Session<W: Write> {
 pub fn run<R, W>(input: R, out: SharedWriter<W>, config: SessionConfig) -> Exit
 where
     R: Read + Send + 'static,
-    W: Write,
+    W: Write + Send + 'static,
 {
     let (tx, rx) = mpsc::channel::<Event>();
     let reader_tx = tx.clone();
@@ -178,7 +181,7 @@ fn spawn_worker(config: &SessionConfig, tx: &Sender<Event>) -> Option<Worker> {
 /// Result of handling one event: keep going or leave the loop.
 type Flow = Result<(), Exit>;
 
-impl<W: Write> Session<W> {
+impl<W: Write + Send + 'static> Session<W> {
     fn main_loop(&mut self, rx: &Receiver<Event>) -> Exit {
         loop {
             let event = match self.next_event(rx) {
@@ -634,7 +637,21 @@ impl<W: Write> Session<W> {
         self.first_think = false;
         self.prepare_tables();
         let stop = Arc::new(AtomicBool::new(false));
-        let mut control = SearchControl::new(budget, stop.clone());
+        let reporting = Arc::new(AtomicBool::new(true));
+        let reporter = {
+            let (out, reporting) = (self.out.clone(), reporting.clone());
+            let deadline = budget.deadline;
+            Arc::new(move |text: &str| {
+                out.with(|w| {
+                    // Never after the move, nor after the deadline (c-gomoku-cli forfeits a
+                    // non-move line past it).
+                    if reporting.load(Ordering::Relaxed) && Instant::now() < deadline {
+                        let _ = w.message(text);
+                    }
+                })
+            })
+        };
+        let mut control = SearchControl::new(budget, stop.clone()).with_reporter(reporter);
         control.max_depth = self.settings.max_depth.and_then(|d| u32::try_from(d).ok());
         control.max_nodes = self.settings.max_node.and_then(|n| u64::try_from(n).ok());
         self.next_id += 1;
@@ -650,6 +667,7 @@ impl<W: Write> Session<W> {
             stop,
             budget,
             received,
+            reporting,
         });
         if !self.worker.submit(job) {
             // The worker thread is gone: answer without it, with a fresh one for next time.
@@ -672,6 +690,7 @@ impl<W: Write> Session<W> {
             return Ok(());
         }
         let elapsed = run.received.elapsed().as_millis();
+        let reporting = run.reporting.clone();
         self.running = None;
         let rule = self.rule();
         let Some(Ok(board)) = self.position.as_mut().map(|p| p.board(rule)) else {
@@ -701,6 +720,7 @@ impl<W: Write> Session<W> {
         board.make_move(mv);
         let at = Coord::new(mv.x() as i32, mv.y() as i32);
         self.write(|w| {
+            reporting.store(false, Ordering::Relaxed);
             if let Some(m) = &message {
                 w.message(m)?;
             }

@@ -11,11 +11,16 @@ use std::time::{Duration, Instant};
 
 use crate::search::timeman::TimeBudget;
 
-/// Deadline, stop flag and optional depth / node limits of one search.
-#[derive(Debug, Clone)]
+/// Where a search reports its progress (one line per completed iteration): the brain writes
+/// them as `MESSAGE` lines while the move is still due.
+pub type Reporter = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Deadline, stop flag, optional depth / node limits and progress reporter of one search.
+#[derive(Clone)]
 pub struct SearchControl {
     budget: TimeBudget,
     stop: Arc<AtomicBool>,
+    reporter: Option<Reporter>,
     /// `INFO max_depth` (plies), if limited.
     pub max_depth: Option<u32>,
     /// `INFO max_node`, if limited.
@@ -28,8 +33,22 @@ impl SearchControl {
         SearchControl {
             budget,
             stop,
+            reporter: None,
             max_depth: None,
             max_nodes: None,
+        }
+    }
+
+    /// This control, with progress reported to `reporter`.
+    pub fn with_reporter(mut self, reporter: Reporter) -> Self {
+        self.reporter = Some(reporter);
+        self
+    }
+
+    /// Reports a line of progress (nothing without a reporter).
+    pub fn report(&self, text: &str) {
+        if let Some(r) = &self.reporter {
+            r(text);
         }
     }
 
@@ -48,6 +67,7 @@ impl SearchControl {
     }
 
     /// The time budget.
+    #[inline]
     pub fn budget(&self) -> &TimeBudget {
         &self.budget
     }
@@ -81,6 +101,18 @@ impl SearchControl {
     /// True when the budget asks for an answer at once (`timeout_turn 0`, no time left).
     pub fn is_immediate(&self) -> bool {
         self.budget.is_immediate()
+    }
+}
+
+impl std::fmt::Debug for SearchControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchControl")
+            .field("budget", &self.budget)
+            .field("stop", &self.stop)
+            .field("reporter", &self.reporter.is_some())
+            .field("max_depth", &self.max_depth)
+            .field("max_nodes", &self.max_nodes)
+            .finish()
     }
 }
 

@@ -1,0 +1,154 @@
+//! The evaluation's tables per rule: a value per colour and pattern code, and a value per
+//! threat mask. These are the hand-set weights: a cell is worth the sum of what its four lines
+//! would become plus a bonus for the combination (a four-three, two open threes), and the
+//! threat mask adds what the threats mean with the side to move moving first.
+
+use super::THREAT_BITS;
+#[cfg(test)]
+use crate::core::line::LinePattern;
+use crate::core::pattern::{combine, pcode_patterns, CellValues, NUM_PCODES};
+use crate::core::{Color, Rule, ThreatClass};
+use std::sync::OnceLock;
+
+/// The evaluation's tables for one rule.
+pub struct EvalTables {
+    /// Value of an empty cell per colour and pattern code, from that colour's side.
+    pub cells: CellValues,
+    /// Value of each threat mask for the side to move.
+    pub threats: Vec<i32>,
+}
+
+/// Value of one line pattern a stone would make, indexed by [`LinePattern`]: what the line
+/// could become, growing with its closeness to five and its openness.
+const LINE: [i32; 15] = [
+    0,   // Dead
+    0,   // Overline (renju black: a foul, worth nothing)
+    0,   // DoubleFour (renju black: a foul)
+    1,   // Block1
+    3,   // Flex1
+    5,   // Block2
+    12,  // Flex2
+    16,  // Flex2A
+    20,  // Flex2B
+    14,  // Block3
+    40,  // Flex3
+    48,  // Flex3S
+    36,  // Block4
+    110, // Flex4
+    180, // Five
+];
+
+/// Bonus for the combination of a cell's lines, indexed by [`ThreatClass`].
+const COMBINATION: [i32; 14] = [
+    0,   // None
+    -12, // Forbid: renju black may not play here (a false double three is rare)
+    0,   // Flex2
+    0,   // Block3
+    10,  // Flex2x2
+    12,  // Block3Plus
+    0,   // Flex3
+    25,  // Flex3Plus
+    110, // Flex3x2
+    0,   // Block4
+    18,  // Block4Plus
+    140, // Block4Flex3
+    220, // Flex4
+    320, // Five
+];
+
+/// Value of each threat for the side to move (own) and against it (opponent's), indexed by
+/// [`super::ThreatBit`]. The opponent's five point must be blocked at once; an own open-four point
+/// wins unless the opponent has a five (the search sees those as mates before it evaluates).
+const THREAT: [i32; THREAT_BITS] = [
+    -250, // OppFive
+    900,  // OwnFlex4
+    -420, // OppFlex4: an open three the side to move must answer
+    500,  // OwnFourThree
+    -300, // OppFourThree
+    45,   // OwnFour
+    -25,  // OppFour
+    160,  // OwnThreePlus
+    -90,  // OppThreePlus
+    90,   // OwnThree
+    -45,  // OppThree
+];
+
+impl EvalTables {
+    /// The tables of `rule`, built on first use.
+    pub fn for_rule(rule: Rule) -> &'static EvalTables {
+        static TABLES: [OnceLock<EvalTables>; 5] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        TABLES[rule.index()].get_or_init(|| EvalTables::hand_set(rule))
+    }
+
+    /// The hand-set tables of `rule`.
+    fn hand_set(rule: Rule) -> EvalTables {
+        let mut cells = CellValues::ZERO;
+        for color in Color::BOTH {
+            for code in 0..NUM_PCODES {
+                let lines = pcode_patterns(code as u16);
+                let packed: u16 = lines
+                    .iter()
+                    .enumerate()
+                    .map(|(dir, &l)| (l as u16) << (4 * dir))
+                    .sum();
+                let class = combine(rule, color, packed);
+                let value = if class == ThreatClass::Forbid {
+                    COMBINATION[ThreatClass::Forbid as usize]
+                } else {
+                    lines.iter().map(|&l| LINE[l as usize]).sum::<i32>()
+                        + COMBINATION[class as usize]
+                };
+                cells.values[color.index()][code] = value as i16;
+            }
+        }
+        let threats = (0..1usize << THREAT_BITS)
+            .map(|mask| {
+                (0..THREAT_BITS)
+                    .filter(|b| mask & (1 << b) != 0)
+                    .map(|b| THREAT[b])
+                    .sum()
+            })
+            .collect();
+        EvalTables { cells, threats }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::pattern::pcode;
+
+    #[test]
+    fn stronger_cells_are_worth_more() {
+        let t = EvalTables::for_rule(Rule::Freestyle);
+        let value = |lines: [LinePattern; 4]| {
+            let packed: u16 = lines
+                .iter()
+                .enumerate()
+                .map(|(d, &l)| (l as u16) << (4 * d))
+                .sum();
+            t.cells.get(0, pcode(packed))
+        };
+        use LinePattern as L;
+        let order = [
+            value([L::Dead; 4]),
+            value([L::Flex2, L::Dead, L::Dead, L::Dead]),
+            value([L::Flex3, L::Dead, L::Dead, L::Dead]),
+            value([L::Flex3, L::Flex3, L::Dead, L::Dead]),
+            value([L::Block4, L::Flex3, L::Dead, L::Dead]),
+            value([L::Flex4, L::Dead, L::Dead, L::Dead]),
+            value([L::Five, L::Dead, L::Dead, L::Dead]),
+        ];
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+        // Renju: black's double four is a foul, worth less than white's.
+        let r = EvalTables::for_rule(Rule::Renju);
+        let packed = (L::Block4 as u16) | (L::Block4 as u16) << 4;
+        assert!(r.cells.get(0, pcode(packed)) < r.cells.get(1, pcode(packed)));
+    }
+}

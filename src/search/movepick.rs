@@ -1,0 +1,330 @@
+//! The moves a node searches, staged by the opponent's threats, and their order.
+//!
+//! 1. The opponent has a five point: only the stones that stop it (none legal: the node is
+//!    lost, which static mate detection has already said).
+//! 2. The opponent has an open-four point (an open three): the exact defences — every legal
+//!    stone after which he has none, found by playing each stone on the threat's lines — and
+//!    the side to move's own fours.
+//! 3. The opponent threatens a four-three: its exact defences (after which he has no
+//!    four-three and no open-four point), and own fours.
+//! 4. Otherwise every candidate: the empty cells near the stones, and any cell farther out
+//!    where either side makes a three or a four.
+//!
+//! Order: the transposition-table move, then by score — what the move makes for the side to
+//! move and what it takes from the opponent (their threat classes), the history, killers and
+//! the counter-move. Black's renju fouls are never searched: a cell the board marks as a
+//! possible foul is checked exactly when it is listed.
+
+use super::history::History;
+use crate::core::{Board, CellSet, Color, Pos, ThreatClass};
+use crate::tactics::moves::{four_moves, MoveList};
+
+/// Ordering value of what a move makes for the side to move, by [`ThreatClass`].
+const ATTACK: [i32; 14] = [
+    0,         // None
+    0,         // Forbid (a legal one is re-scored as an open three)
+    200,       // Flex2
+    150,       // Block3
+    600,       // Flex2x2
+    450,       // Block3Plus
+    1_200,     // Flex3
+    1_800,     // Flex3Plus
+    20_000,    // Flex3x2
+    1_000,     // Block4
+    1_500,     // Block4Plus
+    60_000,    // Block4Flex3
+    100_000,   // Flex4
+    1_000_000, // Five
+];
+
+/// Ordering value of what a move takes from the opponent (his class on the cell).
+const DEFENCE: [i32; 14] = [
+    0,       // None
+    0,       // Forbid: the opponent (black) may not play there anyway
+    100,     // Flex2
+    80,      // Block3
+    400,     // Flex2x2
+    300,     // Block3Plus
+    800,     // Flex3
+    1_200,   // Flex3Plus
+    15_000,  // Flex3x2
+    600,     // Block4
+    900,     // Block4Plus
+    45_000,  // Block4Flex3
+    80_000,  // Flex4
+    500_000, // Five
+];
+
+/// Killer and counter-move bonuses.
+const KILLER_BONUS: [i32; 2] = [3_000, 2_500];
+const COUNTER_BONUS: i32 = 2_000;
+
+/// Which stage a node's moves come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Stops of the opponent's five.
+    Forced,
+    /// Defences against the opponent's open three, and own fours.
+    DefendOpenThree,
+    /// Defences against the opponent's four-three, and own fours.
+    DefendFourThree,
+    /// Every candidate.
+    All,
+}
+
+/// A node's moves with their ordering scores, handed out best first.
+pub struct MovePicker {
+    moves: Vec<(Pos, i32)>,
+    next: usize,
+    /// The stage the moves come from.
+    pub stage: Stage,
+}
+
+/// What the picker may use to order moves.
+pub struct OrderHints<'a> {
+    /// The transposition table's move.
+    pub tt_move: Option<Pos>,
+    /// This ply's killers.
+    pub killers: [Option<Pos>; 2],
+    /// The counter-move to the opponent's last stone.
+    pub counter: Option<Pos>,
+    /// The history tables.
+    pub history: &'a History,
+}
+
+impl MovePicker {
+    /// The moves of the side to move of `board`, staged and scored.
+    pub fn new(board: &mut Board, hints: &OrderHints) -> MovePicker {
+        let me = board.side_to_move();
+        let (stage, cells) = stage_moves(board);
+        let mut moves = Vec::with_capacity(cells.len());
+        for p in cells {
+            let score = if Some(p) == hints.tt_move {
+                i32::MAX
+            } else {
+                order_score(board, p, me, hints)
+            };
+            moves.push((p, score));
+        }
+        MovePicker {
+            moves,
+            next: 0,
+            stage,
+        }
+    }
+
+    /// The best remaining legal move (ties by cell index, so the order never depends on
+    /// anything but the position and the tables). A renju foul is dropped when it comes up.
+    pub fn next_move(&mut self, board: &mut Board) -> Option<Pos> {
+        let me = board.side_to_move();
+        while self.next < self.moves.len() {
+            let mut best = self.next;
+            for i in self.next + 1..self.moves.len() {
+                let (a, b) = (self.moves[i], self.moves[best]);
+                if a.1 > b.1 || (a.1 == b.1 && a.0 < b.0) {
+                    best = i;
+                }
+            }
+            self.moves.swap(self.next, best);
+            self.next += 1;
+            let p = self.moves[self.next - 1].0;
+            if legal_for(board, p, me) {
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    /// Every remaining legal move in order (for the root, which sorts its moves itself).
+    pub fn drain(&mut self, board: &mut Board) -> Vec<Pos> {
+        let mut out = Vec::with_capacity(self.moves.len());
+        while let Some(p) = self.next_move(board) {
+            out.push(p);
+        }
+        out
+    }
+}
+
+/// Whether `color` may play `p` (renju fouls checked exactly, only on marked cells).
+#[inline]
+fn legal_for(board: &mut Board, p: Pos, color: Color) -> bool {
+    color == Color::White || board.threat(p, color) != ThreatClass::Forbid || !board.is_forbidden(p)
+}
+
+/// The ordering score of `p` for `me` (without the table move's priority).
+pub fn order_score(board: &Board, p: Pos, me: Color, hints: &OrderHints) -> i32 {
+    let mut own = board.threat(p, me);
+    if own == ThreatClass::Forbid {
+        // Listed, so legal: a false double three makes at least an open three.
+        own = ThreatClass::Flex3;
+    }
+    let theirs = board.threat(p, me.opponent());
+    let mut score = ATTACK[own as usize] + DEFENCE[theirs as usize];
+    score += hints.history.score(me, p) / 8;
+    if hints.killers[0] == Some(p) {
+        score += KILLER_BONUS[0];
+    } else if hints.killers[1] == Some(p) {
+        score += KILLER_BONUS[1];
+    }
+    if hints.counter == Some(p) {
+        score += COUNTER_BONUS;
+    }
+    score
+}
+
+/// The stage of the side to move's moves and the cells it lists (legality not yet checked).
+pub fn stage_moves(board: &mut Board) -> (Stage, Vec<Pos>) {
+    let me = board.side_to_move();
+    let opp = me.opponent();
+    if board.has_five_point(opp) {
+        return (
+            Stage::Forced,
+            board.five_stoppers(opp).into_iter().collect(),
+        );
+    }
+    if !board.rule().blocked_fives_fail() {
+        if board.threat_count(opp, ThreatClass::Flex4) > 0 {
+            let mut cells = defences(board, opp, &[ThreatClass::Flex4]);
+            add_own_fours(board, me, &mut cells);
+            return (Stage::DefendOpenThree, cells);
+        }
+        if board.threat_count(opp, ThreatClass::Block4Flex3) > 0 {
+            let mut cells = defences(board, opp, &[ThreatClass::Block4Flex3, ThreatClass::Flex4]);
+            add_own_fours(board, me, &mut cells);
+            return (Stage::DefendFourThree, cells);
+        }
+    }
+    (Stage::All, candidates(board).iter().collect())
+}
+
+/// The empty cells near the stones, and farther cells where either side makes a three or more.
+pub fn candidates(board: &Board) -> CellSet {
+    let mut cells = board.candidates();
+    for c in Color::BOTH {
+        for class in [
+            ThreatClass::Flex3,
+            ThreatClass::Flex3Plus,
+            ThreatClass::Flex3x2,
+            ThreatClass::Block4,
+            ThreatClass::Block4Plus,
+            ThreatClass::Block4Flex3,
+            ThreatClass::Flex4,
+        ] {
+            if board.threat_count(c, class) > 0 {
+                cells = cells.or(board.threat_cells(c, class));
+            }
+        }
+    }
+    if cells.is_empty() {
+        // An empty board: the centre.
+        cells.insert(Pos::new(board.width() / 2, board.height() / 2));
+    }
+    cells
+}
+
+fn add_own_fours(board: &mut Board, me: Color, cells: &mut Vec<Pos>) {
+    let mut fours = MoveList::new();
+    four_moves(board, me, &mut fours);
+    for p in fours {
+        if !cells.contains(&p) {
+            cells.push(p);
+        }
+    }
+}
+
+/// Every stone of the side to move after which `opp` has no cell of `classes`, among the cells
+/// on the lines of those threats (the only ones that can change them).
+pub fn defences(board: &mut Board, opp: Color, classes: &[ThreatClass]) -> Vec<Pos> {
+    let mut lines = CellSet::EMPTY;
+    for &class in classes {
+        for t in board.threat_cells(opp, class).iter() {
+            lines.insert(t);
+            for dir in 0..4 {
+                if board.line_pattern(t, opp, dir) < crate::core::LinePattern::Flex3 {
+                    continue;
+                }
+                for s in (-5..=5).filter(|&s| s != 0) {
+                    let q = t.step(dir, s);
+                    if board.is_empty(q) {
+                        lines.insert(q);
+                    }
+                }
+            }
+        }
+    }
+    let me = opp.opponent();
+    let mut out = Vec::new();
+    for d in lines.iter() {
+        if !legal_for(board, d, me) {
+            continue;
+        }
+        board.make_move(d);
+        let stopped = classes.iter().all(|&c| board.threat_count(opp, c) == 0);
+        board.undo();
+        if stopped {
+            out.push(d);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Rule;
+
+    fn hints(history: &History) -> OrderHints<'_> {
+        OrderHints {
+            tt_move: None,
+            killers: [None; 2],
+            counter: None,
+            history,
+        }
+    }
+
+    fn picked(board: &mut Board) -> (Stage, Vec<Pos>) {
+        let h = History::default();
+        let mut mp = MovePicker::new(board, &hints(&h));
+        let out = mp.drain(board);
+        (mp.stage, out)
+    }
+
+    #[test]
+    fn an_open_three_is_met_by_its_exact_defences() {
+        // Black h8 i8 j8 open three; white to move with nothing of its own.
+        let mut b = Board::from_pos_string(15, 15, Rule::Freestyle, "h8a1i8a3j8").unwrap();
+        let (stage, moves) = picked(&mut b);
+        assert_eq!(stage, Stage::DefendOpenThree);
+        let mut xs: Vec<(usize, usize)> = moves.iter().map(|p| (p.x(), p.y())).collect();
+        xs.sort();
+        // g8 and k8, the ends: a stone one further (f8) still lets black open four at k8.
+        assert_eq!(xs, [(6, 7), (10, 7)]);
+        // Each really leaves black without an open-four point.
+        for m in moves {
+            b.make_move(m);
+            assert_eq!(b.threat_count(Color::Black, ThreatClass::Flex4), 0);
+            b.undo();
+        }
+    }
+
+    #[test]
+    fn a_four_is_blocked_and_nothing_else() {
+        let mut b = Board::from_pos_string(15, 15, Rule::Freestyle, "h8g8i8a1j8a3k8").unwrap();
+        let (stage, moves) = picked(&mut b);
+        assert_eq!(stage, Stage::Forced);
+        assert_eq!(moves, [Pos::new(11, 7)]);
+    }
+
+    #[test]
+    fn renju_fouls_are_never_listed() {
+        // Black to move; g9 is a double three.
+        let mut b = Board::from_pos_string(15, 15, Rule::Renju, "h8h9i7i9h10i6i11i12").unwrap();
+        assert!(b.is_forbidden(Pos::new(6, 8)));
+        let (_, moves) = picked(&mut b);
+        assert!(!moves.is_empty());
+        assert!(!moves.contains(&Pos::new(6, 8)));
+        // The order is by score, deterministic.
+        let (_, again) = picked(&mut b);
+        assert_eq!(moves, again);
+    }
+}
