@@ -3,8 +3,8 @@
 //! * no arguments: the brain, speaking the Gomocup protocol on stdin / stdout (`protocol.md`).
 //!   Hidden flags for tests and the match runner: `--player one-ply` (the one-ply baseline
 //!   instead of the search), `--weak random` (uniformly random legal moves), `--seed N` (its
-//!   seed; default from the clock), `--think-ms N` (longest time the one-ply player keeps a
-//!   non-forced move, default 250), `--no-threat-probe` (the one-ply player without its
+//!   seed; default from the clock), `--think-ms N` (longest time a move may take; the one-ply
+//!   player keeps a non-forced move 250 ms by default), `--no-threat-probe` (the one-ply player without its
 //!   VCF/VCT win probe).
 //! * `demo`: watch the brain play itself through its own protocol, board printed after each move.
 //! * `solve`: the VCF / VCT solvers over corpus positions or move lists.
@@ -41,9 +41,10 @@ struct Cli {
     /// Seed of the `--weak random` player (default: from the clock).
     #[arg(long, hide = true)]
     seed: Option<u64>,
-    /// Longest time (ms) the one-ply player keeps a non-forced move before answering.
-    #[arg(long, hide = true, default_value_t = DEFAULT_THINK_CAP_MS)]
-    think_ms: u64,
+    /// Longest time (ms) a move may take whatever the manager allows (default: the search
+    /// uses its budget; the one-ply player keeps a non-forced move 250 ms).
+    #[arg(long, hide = true)]
+    think_ms: Option<u64>,
     /// Play without the VCF / VCT win probe (the baseline of the match that proves it).
     #[arg(long, hide = true)]
     no_threat_probe: bool,
@@ -131,7 +132,7 @@ fn brain(
     kind: PlayerKind,
     weak: Option<Weak>,
     seed: Option<u64>,
-    think_ms: u64,
+    think_ms: Option<u64>,
     no_threat_probe: bool,
 ) {
     install_silent_panic_hook();
@@ -149,11 +150,17 @@ fn brain(
                 Box::new(RandomPlayer::new(s)) as Box<dyn Player>
             })
         }
-        None if matches!(kind, PlayerKind::Search) => {
-            Arc::new(|| Box::new(SearchPlayer::new()) as Box<dyn Player>)
-        }
+        None if matches!(kind, PlayerKind::Search) => Arc::new(move || {
+            let player = SearchPlayer::new();
+            let player = match think_ms {
+                Some(ms) => player.with_think_cap(Duration::from_millis(ms)),
+                None => player,
+            };
+            Box::new(player) as Box<dyn Player>
+        }),
         None => Arc::new(move || {
-            let player = OnePlyPlayer::new().with_think_cap(Duration::from_millis(think_ms));
+            let cap = think_ms.unwrap_or(DEFAULT_THINK_CAP_MS);
+            let player = OnePlyPlayer::new().with_think_cap(Duration::from_millis(cap));
             if no_threat_probe {
                 Box::new(player) as Box<dyn Player>
             } else {

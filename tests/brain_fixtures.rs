@@ -114,7 +114,9 @@ fn replay(name: &str) {
         .join(name);
     let text = std::fs::read_to_string(&path).expect("fixture");
     let fixture = parse_fixture(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut brain = Brain::start(&[]);
+    // The search would use its whole budget (seconds under a tournament's limits): the
+    // replays are of the protocol, so a move may take 300 ms at most.
+    let mut brain = Brain::start(&["--think-ms", "300"]);
     let mut board = Tracker::default();
     for (i, step) in fixture.steps.iter().enumerate() {
         let here = format!("{name} step {i}: {step:?}");

@@ -1,7 +1,7 @@
 //! Stopping a running search through the real binary: YXSTOP / STOP / `INFO timeout_turn 0` give
 //! the move at once, END exits without a move, EOF answers then exits, other commands wait for the
-//! move. The brain runs with `--think-ms 3600000`, so without a stop it would think for the whole
-//! budget (about 19 s here); every test first checks that it is indeed still thinking. Bounds are
+//! move. The brain runs with `--think-ms 3600000`, so without a stop it would think for most of
+//! its budget (seconds here); every test first checks that it is indeed still thinking. Bounds are
 //! generous for loaded CI machines; the exact latencies are measured by `protocol-bench`.
 
 mod common;
@@ -20,8 +20,8 @@ fn thinking() -> Brain {
     ]);
     assert_eq!(b.expect(secs(5)), "OK");
     b.send_all(&["BOARD", "7,7,1", "8,8,2", "DONE"]);
-    // Still thinking 300 ms later: nothing at all has been printed.
-    b.expect_quiet(ms(300));
+    // Still thinking 300 ms later: nothing but progress lines has been printed.
+    b.expect_thinking(ms(300));
     b
 }
 
@@ -50,7 +50,7 @@ fn info_timeout_turn_zero_means_move_now() {
     assert!(t.elapsed() < secs(2));
     // Piskvork then sends the real limit again; the next search is a normal one.
     b.send_all(&["INFO timeout_turn 20000", "TURN 0,0"]);
-    b.expect_quiet(ms(300));
+    b.expect_thinking(ms(300));
     b.send("YXSTOP");
     b.expect_move(secs(2));
     // With timeout_turn 0 set before the command, the answer comes at once.
@@ -85,7 +85,7 @@ fn eof_during_a_search_answers_then_exits() {
 fn other_commands_wait_for_the_move() {
     let mut b = thinking();
     b.send_all(&["ABOUT", "INFO rule 1", "TAKEBACK 7,7"]);
-    b.expect_quiet(ms(300));
+    b.expect_thinking(ms(300));
     b.send("YXSTOP");
     let m = b.expect_move(secs(2));
     assert!(b.expect(secs(2)).starts_with("name="));
@@ -98,9 +98,7 @@ fn other_commands_wait_for_the_move() {
 
 #[test]
 fn moves_come_within_the_turn_limit() {
-    // Without the win probe: against scattered corner stones it soon finds a VCT and then
-    // (rightly) answers at once, which is not what this test measures.
-    let mut b = Brain::start(&["--think-ms", "3600000", "--no-threat-probe"]);
+    let mut b = Brain::start(&["--think-ms", "3600000"]);
     b.send_all(&[
         "START 15",
         "INFO timeout_turn 500",
@@ -113,8 +111,9 @@ fn moves_come_within_the_turn_limit() {
         b.send(&format!("TURN {x},{y}"));
         b.expect_move(secs(3));
         let took = t.elapsed();
-        // It thinks (budget 500 - reserve = 425 ms, 325 ms on the first move) …
-        assert!(took >= ms(250), "move {i}: {took:?}");
+        // It thinks (budget 500 - reserve = 425 ms, 325 ms on the first move; the search
+        // stops between iterations once the next would not fit) …
+        assert!(took >= ms(120), "move {i}: {took:?}");
         // … and answers before the manager's limit (with slack for loaded machines).
         assert!(took < ms(500 + 250), "move {i}: {took:?}");
     }

@@ -9,6 +9,7 @@ use super::fallback::fallback_move;
 use super::{Player, SearchInfo, SearchOutcome};
 use crate::core::Board;
 use crate::search::{MemoryBudget, SearchControl, Searcher};
+use std::time::Duration;
 
 /// The table size until the engine's memory budget says otherwise.
 const DEFAULT_TABLE_BYTES: u64 = 16 << 20;
@@ -16,6 +17,7 @@ const DEFAULT_TABLE_BYTES: u64 = 16 << 20;
 /// The main search as a player.
 pub struct SearchPlayer {
     searcher: Searcher,
+    think_cap: Option<Duration>,
 }
 
 impl Default for SearchPlayer {
@@ -29,7 +31,14 @@ impl SearchPlayer {
     pub fn new() -> SearchPlayer {
         SearchPlayer {
             searcher: Searcher::new(DEFAULT_TABLE_BYTES),
+            think_cap: None,
         }
+    }
+
+    /// Sets the longest time a move may take, whatever the manager allows (tests, demos).
+    pub fn with_think_cap(mut self, cap: Duration) -> Self {
+        self.think_cap = Some(cap);
+        self
     }
 }
 
@@ -40,6 +49,8 @@ impl Player for SearchPlayer {
 
     fn choose(&mut self, board: &mut Board, control: &SearchControl) -> SearchOutcome {
         let height = board.height();
+        let capped = self.think_cap.map(|cap| control.capped(cap));
+        let control = capped.as_ref().unwrap_or(control);
         let mut report = |it: &crate::search::Iteration| control.report(&it.message(height));
         let result = self.searcher.search_move(board, control, &mut report);
         let best = result

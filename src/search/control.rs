@@ -45,6 +45,20 @@ impl SearchControl {
         self
     }
 
+    /// This control with both budgets cut to at most `cap` from the triggering command's
+    /// receipt (the stop flag, limits and reporter shared).
+    pub fn capped(&self, cap: Duration) -> SearchControl {
+        let received = self.budget.deadline - self.budget.hard;
+        let hard = self.budget.hard.min(cap);
+        let mut capped = self.clone();
+        capped.budget = TimeBudget {
+            soft: self.budget.soft.min(cap),
+            hard,
+            deadline: received + hard,
+        };
+        capped
+    }
+
     /// Reports a line of progress (nothing without a reporter).
     pub fn report(&self, text: &str) {
         if let Some(r) = &self.reporter {

@@ -171,6 +171,18 @@ impl Brain {
         }
     }
 
+    /// A search is running: for `d`, nothing but its progress (`MESSAGE` lines) may arrive.
+    pub fn expect_thinking(&mut self, d: Duration) {
+        let until = Instant::now() + d;
+        while let Some(r) = self.raw_line(until.saturating_duration_since(Instant::now())) {
+            assert!(
+                r.text.starts_with("MESSAGE "),
+                "unexpected reply {:?} while thinking",
+                r.text
+            );
+        }
+    }
+
     /// Waits up to `limit` for the process to exit; its status if it did.
     pub fn wait_exit(&mut self, limit: Duration) -> Option<ExitStatus> {
         let t = Instant::now();
