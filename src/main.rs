@@ -22,6 +22,7 @@ use tianyuan::player::one_ply::DEFAULT_THINK_CAP_MS;
 use tianyuan::player::win_probe::ThreatProbe;
 use tianyuan::player::{OnePlyPlayer, Player, RandomPlayer, SearchPlayer};
 use tianyuan::protocol::{install_silent_panic_hook, run, stdout_writer, AboutInfo, SessionConfig};
+use tianyuan::search::searcher::SearchParams;
 
 #[derive(Parser)]
 #[command(
@@ -35,6 +36,10 @@ struct Cli {
     /// The player: the main search (default) or the one-ply baseline.
     #[arg(long, value_enum, hide = true, default_value = "search")]
     player: PlayerKind,
+    /// Search steps to switch off, comma-separated (rfp, razoring, nullmove, lmp, lmr, iir):
+    /// the baseline of the match that measures each.
+    #[arg(long, hide = true, default_value = "")]
+    search_off: String,
     /// Play weakly on purpose (match-runner tests): `random` = uniformly random legal moves.
     #[arg(long, value_enum, hide = true)]
     weak: Option<Weak>,
@@ -64,18 +69,32 @@ enum Weak {
     Random,
 }
 
+/// Options of `bench`.
+#[derive(clap::Args)]
+struct BenchOptions {
+    /// Print one JSON object (move_pairs_per_s, search_nodes, search_nps, signature, …).
+    #[arg(long)]
+    json: bool,
+    /// Search depth (default: the bench's own, whose node total is the signature).
+    #[arg(long)]
+    depth: Option<i32>,
+    /// Also time make+unmake over middle games per rule and size (the criterion workload).
+    #[arg(long)]
+    board: bool,
+    /// Milliseconds per (rule, size) set of `--board`.
+    #[arg(long, default_value_t = 1000)]
+    millis: u64,
+    /// Only the move bench, this many make+unmake pairs (fixed work, for instruction counts
+    /// under callgrind).
+    #[arg(long, hide = true)]
+    move_pairs: Option<u64>,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Measure the rules core: make+unmake pairs per second for every rule on 15x15 and 20x20.
-    Bench {
-        /// Milliseconds per (rule, size) set.
-        #[arg(long, default_value_t = 1000)]
-        millis: u64,
-        /// Only the move bench on Rapfi's positions, this many make+unmake pairs (fixed work,
-        /// for instruction counts under callgrind).
-        #[arg(long, hide = true)]
-        move_pairs: Option<u64>,
-    },
+    /// Measure: make+unmake on Rapfi's bench positions, and the search bench (fixed positions
+    /// of every rule, fixed depth; its node total is the signature of the search's behaviour).
+    Bench(BenchOptions),
     /// Solve VCF / VCT positions (corpora line format or plain move lists).
     Solve(tianyuan::tools::solve::SolveArgs),
     /// Watch Tianyuan play itself: two brain processes talk the Gomocup protocol, the board is
@@ -95,8 +114,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
+            let params = match SearchParams::default().without(&cli.search_off) {
+                Ok(p) => p,
+                Err(e) => {
+                    let _ = writeln!(std::io::stdout(), "error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             brain(
                 cli.player,
+                params,
                 cli.weak,
                 cli.seed,
                 cli.think_ms,
@@ -104,7 +131,7 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Some(Command::Bench { millis, move_pairs }) => report(run_bench(millis, move_pairs)),
+        Some(Command::Bench(opts)) => report(run_bench(opts)),
         Some(Command::Solve(args)) => {
             let mut out = std::io::stdout().lock();
             match tianyuan::tools::solve::run(&args, &mut out) {
@@ -130,6 +157,7 @@ fn main() -> ExitCode {
 /// The brain: protocol on stdin / stdout, nothing ever on stderr.
 fn brain(
     kind: PlayerKind,
+    params: SearchParams,
     weak: Option<Weak>,
     seed: Option<u64>,
     think_ms: Option<u64>,
@@ -151,7 +179,7 @@ fn brain(
             })
         }
         None if matches!(kind, PlayerKind::Search) => Arc::new(move || {
-            let player = SearchPlayer::new();
+            let player = SearchPlayer::new().with_params(params);
             let player = match think_ms {
                 Some(ms) => player.with_think_cap(Duration::from_millis(ms)),
                 None => player,
@@ -185,31 +213,76 @@ fn report(result: anyhow::Result<()>) -> ExitCode {
     }
 }
 
-fn run_bench(millis: u64, move_pairs: Option<u64>) -> anyhow::Result<()> {
-    if let Some(pairs) = move_pairs {
-        let games = tianyuan::tools::bench::rapfi_games()?;
-        let t = tianyuan::tools::bench::replay_bench(&games, pairs)?;
+fn run_bench(opts: BenchOptions) -> anyhow::Result<()> {
+    use tianyuan::tools::bench;
+    let games = bench::rapfi_games()?;
+    let pairs = opts.move_pairs.unwrap_or(2_000_000);
+    let moves = bench::replay_bench(&games, pairs)?;
+    if opts.move_pairs.is_some() {
         println!(
             "move bench: {} pairs in {:.3} s = {:.0} pairs/s, checksum {:016x}",
-            t.work,
-            t.secs,
-            t.rate(),
-            t.checksum
+            moves.work,
+            moves.secs,
+            moves.rate(),
+            moves.checksum
+        );
+        return Ok(());
+    }
+    let depth = opts.depth.unwrap_or(bench::SEARCH_BENCH_DEPTH);
+    let lines = bench::search_bench(depth, bench::SEARCH_BENCH_TABLE_BYTES)?;
+    let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+    let secs: f64 = lines.iter().map(|l| l.secs).sum();
+    let nps = nodes as f64 / secs.max(1e-9);
+    if opts.json {
+        println!(
+            "{{\"move_pairs_per_s\": {:.0}, \"move_checksum\": \"{:016x}\", \"search_depth\": {depth}, \"search_nodes\": {nodes}, \"search_secs\": {secs:.3}, \"search_nps\": {nps:.0}, \"signature\": {nodes}}}",
+            moves.rate(),
+            moves.checksum
         );
         return Ok(());
     }
     println!(
-        "{:<10} {:>5} {:>16} {:>18}",
-        "rule", "size", "make+unmake/s", "checksum"
+        "Move bench (Rapfi's positions, make+unmake with patterns and evaluation): {:.0} pairs/s ({} pairs in {:.3} s, checksum {:016x})",
+        moves.rate(),
+        moves.work,
+        moves.secs,
+        moves.checksum
     );
-    for r in tianyuan::tools::bench::move_bench(millis)? {
+    println!(
+        "Search bench: depth {depth}, {} MiB table, one thread",
+        bench::SEARCH_BENCH_TABLE_BYTES >> 20
+    );
+    for l in &lines {
+        let best = l.best.map_or("-".to_owned(), |p| {
+            tianyuan::core::notation::format_renju(p.x(), p.y(), l.size)
+        });
         println!(
-            "{:<10} {:>5} {:>16.0} {:>18x}",
-            r.rule.to_string(),
-            r.size,
-            r.pairs_per_sec,
-            r.checksum
+            "  {:<24} {:<9} {:>2}  nodes {:>10}  ev {:>6}  best {:<4} {:>8.3} s",
+            l.id,
+            l.rule.to_string(),
+            l.size,
+            l.nodes,
+            tianyuan::search::value::describe(l.value),
+            best,
+            l.secs
         );
+    }
+    println!("Nodes: {nodes}  time {secs:.3} s  nodes/s {nps:.0}");
+    println!("Bench: {nodes}");
+    if opts.board {
+        println!(
+            "{:<10} {:>5} {:>16} {:>18}",
+            "rule", "size", "make+unmake/s", "checksum"
+        );
+        for r in bench::move_bench(opts.millis)? {
+            println!(
+                "{:<10} {:>5} {:>16.0} {:>18x}",
+                r.rule.to_string(),
+                r.size,
+                r.pairs_per_sec,
+                r.checksum
+            );
+        }
     }
     Ok(())
 }

@@ -35,6 +35,12 @@ impl SearchPlayer {
         }
     }
 
+    /// Uses `params` for the search's pruning and reduction steps.
+    pub fn with_params(mut self, params: crate::search::searcher::SearchParams) -> Self {
+        self.searcher.set_params(params);
+        self
+    }
+
     /// Sets the longest time a move may take, whatever the manager allows (tests, demos).
     pub fn with_think_cap(mut self, cap: Duration) -> Self {
         self.think_cap = Some(cap);

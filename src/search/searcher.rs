@@ -31,7 +31,7 @@ use super::mate::{static_mate, StaticMate};
 use super::movepick::{MovePicker, OrderHints, Stage};
 use super::tt::{Bound, TranspositionTable};
 use super::value::{
-    describe, from_tt, is_mate, mate_in, mated_in, to_tt, Value, DRAW, INFINITE, MATE,
+    describe, from_tt, is_mate, mate_in, mated_in, to_tt, Value, DRAW, INFINITE, MATE, MATE_BOUND,
 };
 use crate::core::notation::format_renju;
 use crate::core::{Board, Pos, Rule, ThreatClass};
@@ -109,6 +109,72 @@ pub struct SearchResult {
 #[derive(Clone, Copy, Default)]
 struct Frame {
     killers: [Option<Pos>; 2],
+    /// The node's static evaluation (`None`: not computed, or a node under a five threat).
+    eval: Option<Value>,
+}
+
+/// The pruning and reduction steps, each of which can be switched off (the hidden brain flag
+/// `--search-off`), so that a match measures what each one is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Step 7a: reverse futility pruning.
+    pub reverse_futility: bool,
+    /// Step 7b: razoring into the VCF search.
+    pub razoring: bool,
+    /// Step 7c: the null move.
+    pub null_move: bool,
+    /// Step 8a: late-move pruning (move-count pruning).
+    pub late_move_pruning: bool,
+    /// Step 8b: late-move reductions.
+    pub late_move_reductions: bool,
+    /// Step 7d: internal iterative reduction (no table move at a deep node).
+    pub iir: bool,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            reverse_futility: true,
+            razoring: true,
+            null_move: true,
+            late_move_pruning: true,
+            late_move_reductions: true,
+            iir: true,
+        }
+    }
+}
+
+impl SearchParams {
+    /// The names `--search-off` takes.
+    pub const NAMES: [&'static str; 6] = ["rfp", "razoring", "nullmove", "lmp", "lmr", "iir"];
+
+    /// These parameters with the named steps switched off (unknown names are an error).
+    pub fn without(mut self, names: &str) -> Result<SearchParams, String> {
+        for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match name {
+                "rfp" => self.reverse_futility = false,
+                "razoring" => self.razoring = false,
+                "nullmove" => self.null_move = false,
+                "lmp" => self.late_move_pruning = false,
+                "lmr" => self.late_move_reductions = false,
+                "iir" => self.iir = false,
+                other => {
+                    return Err(format!(
+                        "unknown search step {other} (known: {:?})",
+                        Self::NAMES
+                    ))
+                }
+            }
+        }
+        Ok(self)
+    }
+}
+
+/// The reduction of the `count`-th move at `depth` (late-move reductions): grows with the
+/// logarithms of both.
+fn lmr_reduction(depth: i32, count: i32) -> i32 {
+    let (d, c) = (depth.max(1) as f64, count.max(1) as f64);
+    (0.4 + d.ln() * c.ln() / 2.3) as i32
 }
 
 /// The search's limits, read from a [`SearchControl`] or given by a bench.
@@ -121,6 +187,7 @@ struct Limits {
 
 /// The main search, with its table and histories.
 pub struct Searcher {
+    params: SearchParams,
     tt: TranspositionTable,
     history: History,
     board: Board,
@@ -146,6 +213,7 @@ impl Searcher {
     /// A searcher whose table takes about `tt_bytes` bytes.
     pub fn new(tt_bytes: u64) -> Searcher {
         Searcher {
+            params: SearchParams::default(),
             tt: TranspositionTable::new(tt_bytes),
             history: History::default(),
             board: Board::new(15, 15, Rule::Freestyle).expect("a 15x15 board"),
@@ -158,6 +226,11 @@ impl Searcher {
             pv: vec![Vec::new(); MAX_PLY as usize + 8],
             started: Instant::now(),
         }
+    }
+
+    /// Uses `params` for the pruning and reduction steps.
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
     }
 
     /// Resizes the table (emptying it) to about `bytes` bytes, if its size differs.
@@ -480,14 +553,73 @@ impl Searcher {
             }
         }
         // Step 6. The static evaluation.
+        let me = self.board.side_to_move();
+        let opp = me.opponent();
         let static_eval = match entry {
             Some(e) => e.eval,
             None => eval::evaluate(&self.board),
         };
-        let _ = (static_eval, cut_node);
+        self.stack[ply as usize].eval = Some(static_eval);
+        let improving = ply >= 2
+            && self.stack[ply as usize - 2]
+                .eval
+                .is_some_and(|before| static_eval > before);
+        // The opponent threatens something that must be answered: no pruning on the eval.
+        let threatened = self.board.has_five_point(opp)
+            || self.board.threat_count(opp, ThreatClass::Flex4) > 0
+            || self.board.threat_count(opp, ThreatClass::Block4Flex3) > 0;
+        let p = self.params;
+
+        // Step 7a. Reverse futility: a quiet node far above beta stays there.
+        if p.reverse_futility
+            && !pv_node
+            && !threatened
+            && depth <= 6
+            && !is_mate(beta)
+            && static_eval - (70 * depth - 30 * improving as i32) >= beta
+        {
+            return static_eval;
+        }
+        // Step 7b. Razoring: far below alpha, only a VCF can save the node.
+        if p.razoring && !pv_node && !threatened && depth <= 3 && static_eval + 250 * depth < alpha
+        {
+            let v = self.qsearch(alpha - 1, alpha, ply, 0);
+            if self.stopped {
+                return 0;
+            }
+            if v < alpha {
+                return v;
+            }
+        }
+        // Step 7c. Null move: if passing still fails high, the node is not worth a full search.
+        if p.null_move
+            && !pv_node
+            && !threatened
+            && depth >= 5
+            && static_eval >= beta
+            && !is_mate(beta)
+            && ply >= 1
+        {
+            let r = 3 + depth / 4;
+            self.board.pass();
+            let v = -self.search(-beta, -beta + 1, depth - r - 1, ply + 1, false, !cut_node);
+            self.board.pass();
+            if self.stopped {
+                return 0;
+            }
+            if v >= beta {
+                return if is_mate(v) { beta } else { v };
+            }
+        }
+        // Step 7d. Internal iterative reduction: a deep node without a table move is searched
+        // one ply shallower (its move order is a guess anyway).
+        let depth = if p.iir && depth >= 6 && tt_move.is_none() {
+            depth - 1
+        } else {
+            depth
+        };
 
         // Step 8. The moves.
-        let me = self.board.side_to_move();
         let last = self.board.last_move();
         let frame = self.stack[ply as usize];
         let counter = last.and_then(|l| self.history.counter_move(me, l));
@@ -504,6 +636,7 @@ impl Searcher {
         } else {
             depth - 1
         };
+        let quiet_stage = picker.stage == Stage::All;
         let original_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -511,11 +644,43 @@ impl Searcher {
         let mut count = 0;
         while let Some(mv) = picker.next_move(&mut self.board) {
             count += 1;
+            // A quiet move: it makes no three or four, nor takes one from the opponent.
+            let quiet = quiet_stage
+                && !self.board.threat(mv, me).is_three_or_better()
+                && !self.board.threat(mv, opp).is_three_or_better()
+                && Some(mv) != tt_move;
+            // Step 8a. Late-move pruning: at a shallow non-PV node, quiet moves late in the
+            // order are not searched.
+            if p.late_move_pruning
+                && !pv_node
+                && quiet
+                && depth <= 8
+                && best > -MATE_BOUND
+                && count > (3 + depth * depth) / (2 - improving as i32)
+            {
+                continue;
+            }
             self.board.make_move(mv);
             let value = if count == 1 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, pv_node, !cut_node)
             } else {
-                let mut v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, true);
+                // Step 8b. Late-move reductions: quiet late moves are searched shallower
+                // first, and again at full depth only when they beat alpha.
+                let mut r = 0;
+                if p.late_move_reductions && quiet && depth >= 3 {
+                    r = lmr_reduction(depth, count);
+                    r -= pv_node as i32;
+                    r += cut_node as i32;
+                    if frame.killers.contains(&Some(mv)) || counter == Some(mv) {
+                        r -= 1;
+                    }
+                    r -= self.history.score(me, mv) / 6000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
+                if v > alpha && r > 0 && !self.stopped {
+                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
+                }
                 if v > alpha && v < beta && pv_node && !self.stopped {
                     v = -self.search(-beta, -alpha, new_depth, ply + 1, true, false);
                 }

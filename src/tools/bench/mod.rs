@@ -135,11 +135,16 @@ impl Timed {
 
 /// The move bench of `pbrain-rapfi bench`, on its own positions: each game's moves are made
 /// from the empty board, then undone, over and over until `pairs` make+unmake pairs, with the
-/// full incremental update a search pays for (line patterns, classes, candidate stones).
+/// full incremental update a search pays for (line patterns, classes, pattern codes and the
+/// evaluation's sums).
 pub fn replay_bench(games: &[BenchGame], pairs: u64) -> Result<Timed> {
     let mut boards: Vec<Board> = games
         .iter()
-        .map(|g| Board::new(g.size, g.size, g.rule).map_err(anyhow::Error::msg))
+        .map(|g| {
+            let mut b = Board::new(g.size, g.size, g.rule).map_err(anyhow::Error::msg)?;
+            crate::eval::prepare(&mut b);
+            Ok(b)
+        })
         .collect::<Result<_>>()?;
     let start = Instant::now();
     let (mut done, mut checksum) = (0u64, 0u64);
@@ -148,7 +153,7 @@ pub fn replay_bench(games: &[BenchGame], pairs: u64) -> Result<Timed> {
             for &p in &game.moves {
                 board.make_move(p);
             }
-            checksum = checksum.rotate_left(7) ^ board.hash();
+            checksum = checksum.rotate_left(7) ^ board.hash() ^ crate::eval::evaluate(board) as u64;
             for _ in &game.moves {
                 board.undo();
             }
@@ -163,6 +168,68 @@ pub fn replay_bench(games: &[BenchGame], pairs: u64) -> Result<Timed> {
         secs: start.elapsed().as_secs_f64(),
         checksum,
     })
+}
+
+/// The depth of the search bench.
+pub const SEARCH_BENCH_DEPTH: i32 = 9;
+/// The table of the search bench.
+pub const SEARCH_BENCH_TABLE_BYTES: u64 = 16 << 20;
+
+/// The search bench's positions: Rapfi's ten (freestyle 15×15 and 20×20, standard, renju) and
+/// two of them under the caro rules (15×15 and 20×20), so that every rule is searched.
+pub fn search_games() -> Result<Vec<BenchGame>> {
+    let mut games = rapfi_games()?;
+    for (from, rule) in [(0, Rule::Caro8), (2, Rule::Caro9)] {
+        let mut g = games[from].clone();
+        g.id = format!("{}-{rule}", g.id);
+        g.rule = rule;
+        games.push(g);
+    }
+    Ok(games)
+}
+
+/// One position of the search bench.
+#[derive(Clone, Debug)]
+pub struct SearchBenchLine {
+    /// The game's id.
+    pub id: String,
+    /// Its rule and size.
+    pub rule: Rule,
+    /// Board side.
+    pub size: usize,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The value found (side to move).
+    pub value: i32,
+    /// The move chosen.
+    pub best: Option<Pos>,
+    /// Seconds it took.
+    pub secs: f64,
+}
+
+/// Searches every bench position to `depth` with an empty table of `table_bytes` and empty
+/// histories, one thread: the node counts are the same on every run and every machine.
+pub fn search_bench(depth: i32, table_bytes: u64) -> Result<Vec<SearchBenchLine>> {
+    let mut out = Vec::new();
+    for g in search_games()? {
+        let mut board = Board::new(g.size, g.size, g.rule).map_err(anyhow::Error::msg)?;
+        for &p in &g.moves {
+            board.make_move(p);
+        }
+        let mut searcher = crate::search::Searcher::new(table_bytes);
+        let start = Instant::now();
+        let r = searcher.search_depth(&board, depth);
+        out.push(SearchBenchLine {
+            id: g.id.clone(),
+            rule: g.rule,
+            size: g.size,
+            nodes: r.last.nodes,
+            value: r.last.value,
+            best: r.best,
+            secs: start.elapsed().as_secs_f64(),
+        });
+    }
+    Ok(out)
 }
 
 /// One line of the `bench` report.
