@@ -179,7 +179,10 @@ fn brain(
             })
         }
         None if matches!(kind, PlayerKind::Search) => Arc::new(move || {
-            let player = SearchPlayer::new().with_params(params);
+            let mut player = SearchPlayer::new().with_params(params);
+            if no_threat_probe {
+                player = player.without_probe();
+            }
             let player = match think_ms {
                 Some(ms) => player.with_think_cap(Duration::from_millis(ms)),
                 None => player,

@@ -373,6 +373,14 @@ impl Board {
         self.value_sums[color.index()]
     }
 
+    /// [`Board::value_sum`] as it was before the last stone (the current sum on an empty board).
+    #[inline]
+    pub fn value_sum_before_last(&self, color: Color) -> i32 {
+        self.value_marks
+            .last()
+            .map_or(self.value_sums[color.index()], |m| m[color.index()])
+    }
+
     /// What a stone of `color` on the empty cell `p` would make (`None` on occupied cells).
     #[inline]
     pub fn threat(&self, p: Pos, color: Color) -> ThreatClass {

@@ -148,6 +148,9 @@ pub fn combine(rule: Rule, color: Color, packed: u16) -> ThreatClass {
 /// Number of pattern codes: the unordered choices of four line patterns (one per direction)
 /// out of the 15 [`LinePattern`]s, repetition allowed: C(18, 4).
 pub const NUM_PCODES: usize = 3060;
+/// Slots of a table indexed by pattern code: a power of two above [`NUM_PCODES`], so that a
+/// masked code needs no bounds check (and no division).
+pub const PCODE_SLOTS: usize = 4096;
 
 /// The map from packed four-direction patterns to their pattern code: the same code for the
 /// same four line patterns in any order of the directions (what a stone on the cell makes
@@ -207,26 +210,26 @@ pub fn pcode_patterns(code: u16) -> [LinePattern; 4] {
 /// evaluation's business; the rules core only keeps the sums.
 #[derive(Clone)]
 pub struct CellValues {
-    /// `values[colour][pcode]`.
-    pub values: [[i16; NUM_PCODES]; 2],
+    /// `values[colour][pcode]` (slots past [`NUM_PCODES`] unused).
+    pub values: [[i16; PCODE_SLOTS]; 2],
 }
 
 impl CellValues {
     /// All values zero (a board's default: its sums stay zero).
     pub const ZERO: CellValues = CellValues {
-        values: [[0; NUM_PCODES]; 2],
+        values: [[0; PCODE_SLOTS]; 2],
     };
 
     /// The value of `code` for colour index `c`.
     #[inline]
     pub fn get(&self, c: usize, code: u16) -> i32 {
-        self.values[c & 1][code as usize % NUM_PCODES] as i32
+        self.values[c & 1][code as usize & (PCODE_SLOTS - 1)] as i32
     }
 }
 
 /// The class a stone of either colour makes under one rule, by pattern code.
 pub struct CombineTable {
-    classes: [Box<[u8]>; 2],
+    classes: [Box<[u8; PCODE_SLOTS]>; 2],
     pcodes: &'static [u16],
 }
 
@@ -246,7 +249,7 @@ impl CombineTable {
     /// The class code of `color` for a pattern code.
     #[inline]
     pub fn of_pcode(&self, color_index: usize, code: u16) -> u8 {
-        self.classes[color_index & 1][code as usize % NUM_PCODES]
+        self.classes[color_index & 1][code as usize & (PCODE_SLOTS - 1)]
     }
 
     /// The pattern code of packed patterns (as [`pcode`], through this table's reference).
@@ -267,18 +270,16 @@ impl CombineTable {
         TABLES[rule.index()].get_or_init(|| {
             let codes = PcodeTable::get();
             let build = |color| {
-                codes
-                    .patterns
-                    .iter()
-                    .map(|p| {
-                        let packed = p
-                            .iter()
-                            .enumerate()
-                            .map(|(dir, &l)| (l as u16) << (4 * dir))
-                            .sum();
-                        combine(rule, color, packed) as u8
-                    })
-                    .collect()
+                let mut classes = Box::new([0u8; PCODE_SLOTS]);
+                for (code, p) in codes.patterns.iter().enumerate() {
+                    let packed = p
+                        .iter()
+                        .enumerate()
+                        .map(|(dir, &l)| (l as u16) << (4 * dir))
+                        .sum();
+                    classes[code] = combine(rule, color, packed) as u8;
+                }
+                classes
             };
             CombineTable {
                 classes: [build(Color::Black), build(Color::White)],

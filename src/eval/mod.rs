@@ -6,7 +6,9 @@
 //!    stone there would make) and each code a value ([`EvalTables::cells`], per rule, renju
 //!    black and white apart). The board keeps the sum of these values over its empty cells as
 //!    moves are made and undone ([`Board::value_sum`]); the term is
-//!    `sum(side to move) − sum(opponent)`.
+//!    `sum(side to move) − sum(opponent)`, averaged over this position and the one before the
+//!    last stone (so that one stone's change counts half, which damps the swing of the value
+//!    between odd and even plies).
 //! 2. **Threats.** Who can make five, an open four, a four-three, a four, an open three with
 //!    support or a plain open three, for either side, as an 11-bit mask ([`threat_mask`]); the
 //!    side to move's threats are worth more than the opponent's, since it moves first. The term
@@ -114,7 +116,11 @@ pub fn prepare(board: &mut Board) {
 pub fn evaluate(board: &Board) -> i32 {
     let tables = EvalTables::for_rule(board.rule());
     let me = board.side_to_move();
-    let cells = board.value_sum(me) - board.value_sum(me.opponent());
+    let now = board.value_sum(me) - board.value_sum(me.opponent());
+    let before = board.value_sum_before_last(me) - board.value_sum_before_last(me.opponent());
+    // The cells' term averaged over this position and the one before the last stone: what
+    // one stone changes is half counted, which damps the swing between odd and even plies.
+    let cells = (now + before) / 2;
     (cells + tables.threats[threat_mask(board)]).clamp(-EVAL_MAX, EVAL_MAX)
 }
 
@@ -123,13 +129,26 @@ pub fn evaluate(board: &Board) -> i32 {
 pub fn evaluate_from_scratch(board: &Board) -> i32 {
     let tables = EvalTables::for_rule(board.rule());
     let me = board.side_to_move();
-    let mut cells = 0;
-    for p in board.empty_cells().iter() {
-        for (c, sign) in [(me, 1), (me.opponent(), -1)] {
-            let code = crate::core::pattern::pcode(board.packed_patterns(p, c));
-            cells += sign * tables.cells.get(c.index(), code);
+    let sum = |board: &Board| {
+        let mut cells = 0;
+        for p in board.empty_cells().iter() {
+            for (c, sign) in [(me, 1), (me.opponent(), -1)] {
+                let code = crate::core::pattern::pcode(board.packed_patterns(p, c));
+                cells += sign * tables.cells.get(c.index(), code);
+            }
         }
-    }
+        cells
+    };
+    let now = sum(board);
+    let before = match board.last_move() {
+        Some(_) => {
+            let mut previous = board.clone();
+            previous.undo();
+            sum(&previous)
+        }
+        None => now,
+    };
+    let cells = (now + before) / 2;
     (cells + tables.threats[threat_mask(board)]).clamp(-EVAL_MAX, EVAL_MAX)
 }
 

@@ -21,21 +21,21 @@ pub struct EvalTables {
 /// Value of one line pattern a stone would make, indexed by [`LinePattern`]: what the line
 /// could become, growing with its closeness to five and its openness.
 const LINE: [i32; 15] = [
-    0,   // Dead
-    0,   // Overline (renju black: a foul, worth nothing)
-    0,   // DoubleFour (renju black: a foul)
-    1,   // Block1
-    3,   // Flex1
-    5,   // Block2
-    12,  // Flex2
-    16,  // Flex2A
-    20,  // Flex2B
-    14,  // Block3
-    40,  // Flex3
-    48,  // Flex3S
-    36,  // Block4
-    110, // Flex4
-    180, // Five
+    0,  // Dead
+    0,  // Overline (renju black: a foul, worth nothing)
+    0,  // DoubleFour (renju black: a foul)
+    1,  // Block1
+    3,  // Flex1
+    5,  // Block2
+    12, // Flex2
+    16, // Flex2A
+    20, // Flex2B
+    14, // Block3
+    40, // Flex3
+    48, // Flex3S
+    30, // Block4
+    45, // Flex4
+    60, // Five
 ];
 
 /// Bonus for the combination of a cell's lines, indexed by [`ThreatClass`].
@@ -48,29 +48,29 @@ const COMBINATION: [i32; 14] = [
     12,  // Block3Plus
     0,   // Flex3
     25,  // Flex3Plus
-    110, // Flex3x2
+    40,  // Flex3x2
     0,   // Block4
-    18,  // Block4Plus
-    140, // Block4Flex3
-    220, // Flex4
-    320, // Five
+    12,  // Block4Plus
+    55,  // Block4Flex3
+    90,  // Flex4
+    120, // Five
 ];
 
 /// Value of each threat for the side to move (own) and against it (opponent's), indexed by
 /// [`super::ThreatBit`]. The opponent's five point must be blocked at once; an own open-four point
 /// wins unless the opponent has a five (the search sees those as mates before it evaluates).
 const THREAT: [i32; THREAT_BITS] = [
-    -250, // OppFive
-    900,  // OwnFlex4
-    -420, // OppFlex4: an open three the side to move must answer
-    500,  // OwnFourThree
-    -300, // OppFourThree
-    45,   // OwnFour
-    -25,  // OppFour
-    160,  // OwnThreePlus
-    -90,  // OppThreePlus
-    90,   // OwnThree
-    -45,  // OppThree
+    -60,  // OppFive
+    300,  // OwnFlex4
+    -120, // OppFlex4: an open three the side to move must answer
+    200,  // OwnFourThree
+    -100, // OppFourThree
+    30,   // OwnFour
+    -15,  // OppFour
+    70,   // OwnThreePlus
+    -40,  // OppThreePlus
+    45,   // OwnThree
+    -20,  // OppThree
 ];
 
 impl EvalTables {

@@ -40,22 +40,23 @@ pub struct SearchInfo {
 }
 
 impl SearchInfo {
-    /// The `MESSAGE` text (without the `MESSAGE ` prefix), as documented in protocol.md §6:
-    /// `depth <d> ev <eval> nodes <n> tm <ms> pv <x,y> <x,y> …`.
-    pub fn message(&self, elapsed_ms: u128) -> String {
-        let pv: Vec<String> = self
-            .pv
-            .iter()
-            .map(|p| format!("{},{}", p.x(), p.y()))
-            .collect();
-        format!(
-            "depth {} ev {} nodes {} tm {} pv {}",
-            self.depth,
-            self.eval,
-            self.nodes,
-            elapsed_ms,
-            pv.join(" ")
-        )
+    /// The `MESSAGE` text (without the `MESSAGE ` prefix) on a board `height` rows tall, in the
+    /// search's format (protocol.md §8): `depth <d>-<d> ev <eval> n <nodes> n/s <rate> tm <ms>
+    /// pv <h8 i9 …> (<7,7 8,6 …>)`.
+    pub fn message(&self, elapsed_ms: u128, height: usize) -> String {
+        crate::search::Iteration {
+            depth: self.depth as i32,
+            seldepth: self.depth as i32,
+            // Players' own scales (the one-ply player's) are shown within the evaluation's.
+            value: self
+                .eval
+                .clamp(-crate::eval::EVAL_MAX, crate::eval::EVAL_MAX),
+            nodes: self.nodes,
+            elapsed: std::time::Duration::from_millis(elapsed_ms as u64),
+            pv: self.pv.clone(),
+            hashfull: 0,
+        }
+        .message(height)
     }
 }
 

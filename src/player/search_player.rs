@@ -6,7 +6,9 @@
 //! memory and lives from move to move; a new game or `YXHASHCLEAR` empties it.
 
 use super::fallback::fallback_move;
+use super::win_probe::{ThreatProbe, WinProbe};
 use super::{Player, SearchInfo, SearchOutcome};
+use crate::core::notation::format_renju;
 use crate::core::Board;
 use crate::search::{MemoryBudget, SearchControl, Searcher};
 use std::time::Duration;
@@ -18,7 +20,13 @@ const DEFAULT_TABLE_BYTES: u64 = 16 << 20;
 pub struct SearchPlayer {
     searcher: Searcher,
     think_cap: Option<Duration>,
+    /// The root's VCF/VCT probe: a threat-space win beyond the search's horizon is played at
+    /// once.
+    probe: Option<ThreatProbe>,
 }
+
+/// The root probe's VCF and VCT searches get this fraction of the soft budget (1/n).
+const PROBE_SHARES: (u32, u32) = (16, 8);
 
 impl Default for SearchPlayer {
     fn default() -> Self {
@@ -32,7 +40,14 @@ impl SearchPlayer {
         SearchPlayer {
             searcher: Searcher::new(DEFAULT_TABLE_BYTES),
             think_cap: None,
+            probe: Some(ThreatProbe::new().with_shares(PROBE_SHARES.0, PROBE_SHARES.1)),
         }
+    }
+
+    /// Plays without the root's VCF/VCT probe (the baseline of the match that measures it).
+    pub fn without_probe(mut self) -> Self {
+        self.probe = None;
+        self
     }
 
     /// Uses `params` for the search's pruning and reduction steps.
@@ -57,6 +72,23 @@ impl Player for SearchPlayer {
         let height = board.height();
         let capped = self.think_cap.map(|cap| control.capped(cap));
         let control = capped.as_ref().unwrap_or(control);
+        if let Some(probe) = self.probe.as_mut() {
+            if let Some(win) = probe.find_win(board, control) {
+                if board.is_legal(win, board.side_to_move()) {
+                    control.report(&format!(
+                        "depth 0 ev VCT n 0 tm {} pv {} ({},{})",
+                        control.elapsed().as_millis(),
+                        format_renju(win.x(), win.y(), height),
+                        win.x(),
+                        win.y()
+                    ));
+                    return SearchOutcome {
+                        best: win,
+                        info: None,
+                    };
+                }
+            }
+        }
         let mut report = |it: &crate::search::Iteration| control.report(&it.message(height));
         let result = self.searcher.search_move(board, control, &mut report);
         let best = result
@@ -76,10 +108,19 @@ impl Player for SearchPlayer {
     }
 
     fn set_memory(&mut self, budget: &MemoryBudget) {
-        self.searcher.resize(budget.table_bytes.max(64 << 10));
+        // The probe takes a quarter of the table memory (see ThreatProbe), the search the rest.
+        let share = if self.probe.is_some() { 3 } else { 4 };
+        self.searcher
+            .resize((budget.table_bytes / 4 * share).max(64 << 10));
+        if let Some(p) = self.probe.as_mut() {
+            p.set_memory(budget);
+        }
     }
 
     fn clear(&mut self) {
         self.searcher.clear();
+        if let Some(p) = self.probe.as_mut() {
+            p.clear();
+        }
     }
 }

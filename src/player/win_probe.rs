@@ -30,6 +30,8 @@ const PLAY_THREAT_LIMIT: u32 = 3;
 pub struct ThreatProbe {
     table_bytes: u64,
     solvers: Option<(VcfSolver, VctSolver)>,
+    /// The VCF and VCT searches get the soft budget divided by these.
+    shares: (u32, u32),
 }
 
 impl Default for ThreatProbe {
@@ -44,7 +46,15 @@ impl ThreatProbe {
         ThreatProbe {
             table_bytes: 8 << 20,
             solvers: None,
+            shares: (4, 2),
         }
+    }
+
+    /// Gives the VCF search `1 / vcf` and the VCT search `1 / vct` of the soft budget (the
+    /// one-ply player's default: ¼ and ½).
+    pub fn with_shares(mut self, vcf: u32, vct: u32) -> ThreatProbe {
+        self.shares = (vcf.max(1), vct.max(1));
+        self
     }
 
     /// The solvers, built at the current size if not yet built (normally by
@@ -81,14 +91,15 @@ impl WinProbe for ThreatProbe {
             deadline: Some((now + soft / share).min(control.budget().deadline)),
             stop: Some(control.stop_flag().clone()),
         };
+        let (vcf_share, vct_share) = self.shares;
         let (vcf, vct) = self.solvers();
-        if let SolveOutcome::Win(line) = vcf.solve(board, 60, limits(4)) {
+        if let SolveOutcome::Win(line) = vcf.solve(board, 60, limits(vcf_share)) {
             return line.first().copied();
         }
-        if soft < Duration::from_millis(20) {
+        if soft / vct_share < Duration::from_millis(10) {
             return None;
         }
-        match vct.solve_first_move(board, 200, limits(2)) {
+        match vct.solve_first_move(board, 200, limits(vct_share)) {
             SolveOutcome::Win(line) => line.first().copied(),
             _ => None,
         }

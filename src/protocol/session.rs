@@ -698,7 +698,7 @@ impl<W: Write + Send + 'static> Session<W> {
         };
         let (best, message) = match report.map(|r| r.result) {
             Some(Ok(SearchOutcome { best, info })) if acceptable(board, best) => {
-                (Some(best), info.map(|i| i.message(elapsed)))
+                (Some(best), info.map(|i| i.message(elapsed, board.height())))
             }
             Some(Ok(SearchOutcome { best, .. })) => (
                 None,

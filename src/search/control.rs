@@ -96,6 +96,12 @@ impl SearchControl {
         self.stop.store(true, Ordering::Relaxed);
     }
 
+    /// Time since the triggering command was received.
+    pub fn elapsed(&self) -> Duration {
+        let received = self.budget.deadline - self.budget.hard;
+        received.elapsed()
+    }
+
     /// True once the stop flag is raised.
     pub fn stop_requested(&self) -> bool {
         self.stop.load(Ordering::Relaxed)

@@ -191,7 +191,11 @@ pub fn stage_moves(board: &mut Board) -> (Stage, Vec<Pos>) {
         if board.threat_count(opp, ThreatClass::Block4Flex3) > 0 {
             let mut cells = defences(board, opp, &[ThreatClass::Block4Flex3, ThreatClass::Flex4]);
             add_own_fours(board, me, &mut cells);
-            return (Stage::DefendFourThree, cells);
+            // No single stone stops every four-three: the search looks at everything (a
+            // forced block after his four-three may still turn into a four of ours).
+            if !cells.is_empty() {
+                return (Stage::DefendFourThree, cells);
+            }
         }
     }
     (Stage::All, candidates(board).iter().collect())

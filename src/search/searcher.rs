@@ -129,6 +129,12 @@ pub struct SearchParams {
     pub late_move_reductions: bool,
     /// Step 7d: internal iterative reduction (no table move at a deep node).
     pub iir: bool,
+    /// Step 8: the defence against an open three or a four-three costs no depth, like the
+    /// block of a four (so a threat sequence costs one ply per threat).
+    pub threat_extension: bool,
+    /// Quiescence: after two fours, only fours near the last own four or making more than a
+    /// four.
+    pub narrow_vcf: bool,
 }
 
 impl Default for SearchParams {
@@ -140,13 +146,24 @@ impl Default for SearchParams {
             late_move_pruning: true,
             late_move_reductions: true,
             iir: true,
+            threat_extension: true,
+            narrow_vcf: true,
         }
     }
 }
 
 impl SearchParams {
     /// The names `--search-off` takes.
-    pub const NAMES: [&'static str; 6] = ["rfp", "razoring", "nullmove", "lmp", "lmr", "iir"];
+    pub const NAMES: [&'static str; 8] = [
+        "rfp",
+        "razoring",
+        "nullmove",
+        "lmp",
+        "lmr",
+        "iir",
+        "threatext",
+        "narrowvcf",
+    ];
 
     /// These parameters with the named steps switched off (unknown names are an error).
     pub fn without(mut self, names: &str) -> Result<SearchParams, String> {
@@ -158,6 +175,8 @@ impl SearchParams {
                 "lmp" => self.late_move_pruning = false,
                 "lmr" => self.late_move_reductions = false,
                 "iir" => self.iir = false,
+                "threatext" => self.threat_extension = false,
+                "narrowvcf" => self.narrow_vcf = false,
                 other => {
                     return Err(format!(
                         "unknown search step {other} (known: {:?})",
@@ -168,6 +187,13 @@ impl SearchParams {
         }
         Ok(self)
     }
+}
+
+/// Whether `m` is near `anchor`: within two cells in both directions, or on one of its lines
+/// within four.
+fn near(anchor: Pos, m: Pos) -> bool {
+    let (dx, dy) = (anchor.x().abs_diff(m.x()), anchor.y().abs_diff(m.y()));
+    (dx <= 2 && dy <= 2) || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 4)
 }
 
 /// The reduction of the `count`-th move at `depth` (late-move reductions): grows with the
@@ -330,7 +356,17 @@ impl Searcher {
             history: &self.history,
         };
         let mut picker = MovePicker::new(&mut self.board, &hints);
-        let moves = picker.drain(&mut self.board);
+        let mut moves = picker.drain(&mut self.board);
+        if moves.is_empty() {
+            // Lost to a threat nothing answers (or only fouls answer it): still a move, the
+            // one that holds out longest among all candidates.
+            let me = self.board.side_to_move();
+            let all: Vec<Pos> = super::movepick::candidates(&self.board).iter().collect();
+            moves = all
+                .into_iter()
+                .filter(|&p| self.board.is_legal(p, me))
+                .collect();
+        }
         let mut root: Vec<RootMove> = moves
             .iter()
             .map(|&mv| RootMove {
@@ -529,9 +565,15 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
-        // Step 4. Static mate detection.
+        // Step 4. Static mate detection (the winning move starts the principal line).
         match static_mate(&mut self.board) {
-            Some(StaticMate::Win(n)) => return mate_in(ply + n),
+            Some(StaticMate::Win(n)) => {
+                if pv_node {
+                    let first = self.winning_move(n);
+                    self.pv[ply as usize].extend(first);
+                }
+                return mate_in(ply + n);
+            }
             Some(StaticMate::Loss(n)) => return mated_in(ply + n),
             None => {}
         }
@@ -630,7 +672,14 @@ impl Searcher {
             history: &self.history,
         };
         let mut picker = MovePicker::new(&mut self.board, &hints);
-        // A forced reply (the block of a four) costs no depth.
+        // A forced reply (the block of a four) costs no depth; nor, with the threat extension,
+        // a defence against an open three or a four-three (a counter-four does: the defender's
+        // fours would otherwise be free over and over).
+        let defending = p.threat_extension
+            && matches!(
+                picker.stage,
+                Stage::DefendOpenThree | Stage::DefendFourThree
+            );
         let new_depth = if picker.stage == Stage::Forced {
             depth
         } else {
@@ -660,6 +709,11 @@ impl Searcher {
             {
                 continue;
             }
+            let new_depth = if defending && !self.board.threat(mv, me).is_four() {
+                depth
+            } else {
+                new_depth
+            };
             self.board.make_move(mv);
             let value = if count == 1 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, pv_node, !cut_node)
@@ -696,11 +750,7 @@ impl Searcher {
                     best_move = Some(mv);
                     alpha = value;
                     if pv_node {
-                        let (head, tail) = self.pv.split_at_mut(ply as usize + 1);
-                        let line = &mut head[ply as usize];
-                        line.clear();
-                        line.push(mv);
-                        line.extend(tail[0].iter().copied());
+                        self.extend_pv(ply, mv);
                     }
                     if value >= beta {
                         // Step 9. A cut-off teaches the move order.
@@ -717,7 +767,9 @@ impl Searcher {
             return match picker.stage {
                 Stage::All => mated_in(ply + 1),
                 Stage::Forced => mated_in(ply + 2),
-                _ => mated_in(ply + 4),
+                Stage::DefendOpenThree => mated_in(ply + 4),
+                // (Not reached: stage 3 with no defence falls back to every candidate.)
+                Stage::DefendFourThree => mated_in(ply + 6),
             };
         }
         let bound = if best >= beta {
@@ -737,6 +789,30 @@ impl Searcher {
             pv_node,
         );
         best
+    }
+
+    /// Makes `mv` followed by the line from `ply + 1` the principal line from `ply`.
+    #[inline]
+    fn extend_pv(&mut self, ply: i32, mv: Pos) {
+        let (head, tail) = self.pv.split_at_mut(ply as usize + 1);
+        let line = &mut head[ply as usize];
+        line.clear();
+        line.push(mv);
+        line.extend(tail[0].iter().copied());
+    }
+
+    /// The first move of a static win in `n` plies: the five, the open four, the four-three or
+    /// the double three.
+    fn winning_move(&self, n: i32) -> Option<Pos> {
+        let me = self.board.side_to_move();
+        let classes: &[ThreatClass] = match n {
+            1 => &[ThreatClass::Five],
+            3 => &[ThreatClass::Flex4],
+            _ => &[ThreatClass::Flex3x2, ThreatClass::Block4Flex3],
+        };
+        classes
+            .iter()
+            .find_map(|&c| self.board.threat_cells(me, c).first())
     }
 
     /// Histories, killers and the counter-move after `mv` refuted the node.
@@ -776,7 +852,11 @@ impl Searcher {
             return alpha;
         }
         match static_mate(&mut self.board) {
-            Some(StaticMate::Win(n)) => return mate_in(ply + n),
+            Some(StaticMate::Win(n)) => {
+                let first = self.winning_move(n);
+                self.pv[ply as usize].extend(first);
+                return mate_in(ply + n);
+            }
             Some(StaticMate::Loss(n)) => return mated_in(ply + n),
             None => {}
         }
@@ -796,7 +876,10 @@ impl Searcher {
                 if self.stopped {
                     return 0;
                 }
-                best = best.max(v);
+                if v > best {
+                    best = v;
+                    self.extend_pv(ply, s);
+                }
                 alpha = alpha.max(v);
                 if v >= beta {
                     break;
@@ -834,6 +917,17 @@ impl Searcher {
         if fours < QS_MAX_FOURS {
             let mut moves = MoveList::new();
             four_moves(&mut self.board, me, &mut moves);
+            // After the first two fours, a VCF goes on near its own last four or with fours
+            // that make something more (the other fours rarely lead anywhere but cost most of
+            // the quiescence search).
+            if self.params.narrow_vcf && fours >= 2 {
+                let history = self.board.history();
+                let own_last = history.len().checked_sub(2).map(|i| history[i]);
+                moves.retain(|&mut m| {
+                    self.board.threat(m, me) >= ThreatClass::Block4Plus
+                        || own_last.is_some_and(|l| near(l, m))
+                });
+            }
             for mv in moves {
                 self.board.make_move(mv);
                 let v = -self.qsearch(-beta, -alpha, ply + 1, fours + 1);
@@ -846,6 +940,7 @@ impl Searcher {
                     if v > alpha {
                         alpha = v;
                         best_move = Some(mv);
+                        self.extend_pv(ply, mv);
                         if v >= beta {
                             break;
                         }
