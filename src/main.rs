@@ -88,6 +88,9 @@ struct BenchOptions {
     /// under callgrind).
     #[arg(long, hide = true)]
     move_pairs: Option<u64>,
+    /// Only the search bench (profiling).
+    #[arg(long, hide = true)]
+    search_only: bool,
 }
 
 #[derive(Subcommand)]
@@ -219,7 +222,11 @@ fn report(result: anyhow::Result<()>) -> ExitCode {
 fn run_bench(opts: BenchOptions) -> anyhow::Result<()> {
     use tianyuan::tools::bench;
     let games = bench::rapfi_games()?;
-    let pairs = opts.move_pairs.unwrap_or(2_000_000);
+    let pairs = match (opts.move_pairs, opts.search_only) {
+        (Some(n), _) => n,
+        (None, true) => 1,
+        (None, false) => 2_000_000,
+    };
     let moves = bench::replay_bench(&games, pairs)?;
     if opts.move_pairs.is_some() {
         println!(

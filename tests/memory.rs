@@ -60,3 +60,37 @@ fn peak_rss_stays_under_16_mib() {
     );
     b.finish();
 }
+
+/// With the search thinking (its table and the root probe's tables filling), the whole process
+/// stays under `max_memory` for Gomocup's 350 MiB and for 64 and 16 MiB.
+#[test]
+fn peak_rss_stays_under_max_memory_while_searching() {
+    for mib in [16u64, 64, 350] {
+        let limit = mib * 1024 * 1024;
+        let mut b = Brain::start(&[]);
+        b.send_all(&[
+            "START 15",
+            &format!("INFO max_memory {limit}"),
+            "INFO rule 0",
+            "INFO timeout_turn 400",
+            "INFO time_left 2147483647",
+        ]);
+        assert_eq!(b.expect(secs(5)), "OK");
+        let mut taken = std::collections::HashSet::new();
+        // Scattered stones: long searches, few forced answers.
+        let mut free = (0..225).map(|i| ((i * 7) % 15, (i * 11 / 15) % 15));
+        for _ in 0..12 {
+            let Some((x, y)) = free.by_ref().find(|c| !taken.contains(c)) else {
+                break;
+            };
+            taken.insert((x, y));
+            b.send(&format!("TURN {x},{y}"));
+            let m = b.expect_move(secs(5));
+            taken.insert(m);
+        }
+        let peak = vm_hwm_bytes(b.pid());
+        println!("max_memory {mib} MiB: peak RSS {} KiB", peak / 1024);
+        assert!(peak < limit, "{mib} MiB: peak RSS {peak} bytes");
+        b.finish();
+    }
+}

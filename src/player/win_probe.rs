@@ -76,6 +76,35 @@ impl ThreatProbe {
     }
 }
 
+impl ThreatProbe {
+    /// The first move of a win by fours (searched until `vcf_until`) or by threats (until
+    /// `vct_until`) for the side to move, if one is found; stopped early by `stop`.
+    fn find_win_until(
+        &mut self,
+        board: &mut Board,
+        vcf_until: Instant,
+        vct_until: Instant,
+        stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> Option<Pos> {
+        let limits = |deadline: Instant| Limits {
+            max_nodes: 0,
+            deadline: Some(deadline),
+            stop: Some(stop.clone()),
+        };
+        let (vcf, vct) = self.solvers();
+        if let SolveOutcome::Win(line) = vcf.solve(board, 60, limits(vcf_until)) {
+            return line.first().copied();
+        }
+        if vct_until.saturating_duration_since(Instant::now()) < Duration::from_millis(5) {
+            return None;
+        }
+        match vct.solve_first_move(board, 200, limits(vct_until)) {
+            SolveOutcome::Win(line) => line.first().copied(),
+            _ => None,
+        }
+    }
+}
+
 impl WinProbe for ThreatProbe {
     fn find_win(&mut self, board: &mut Board, control: &SearchControl) -> Option<Pos> {
         if control.is_immediate() || control.should_stop() {
@@ -86,23 +115,15 @@ impl WinProbe for ThreatProbe {
             .budget()
             .soft_deadline()
             .saturating_duration_since(now);
-        let limits = |share: u32| Limits {
-            max_nodes: 0,
-            deadline: Some((now + soft / share).min(control.budget().deadline)),
-            stop: Some(control.stop_flag().clone()),
-        };
         let (vcf_share, vct_share) = self.shares;
-        let (vcf, vct) = self.solvers();
-        if let SolveOutcome::Win(line) = vcf.solve(board, 60, limits(vcf_share)) {
-            return line.first().copied();
-        }
+        let hard = control.budget().deadline;
+        let vcf_until = (now + soft / vcf_share).min(hard);
+        let vct_until = (now + soft / vct_share).min(hard);
         if soft / vct_share < Duration::from_millis(10) {
-            return None;
+            // Too little time for a VCT: the VCF alone.
+            return self.find_win_until(board, vcf_until, now, control.stop_flag());
         }
-        match vct.solve_first_move(board, 200, limits(vct_share)) {
-            SolveOutcome::Win(line) => line.first().copied(),
-            _ => None,
-        }
+        self.find_win_until(board, vcf_until, vct_until, control.stop_flag())
     }
 
     fn set_memory(&mut self, budget: &MemoryBudget) {
