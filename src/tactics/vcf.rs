@@ -184,7 +184,7 @@ impl VcfSolver {
         self.nodes += 1;
         if self
             .limits
-            .exceeded(self.nodes, self.nodes.is_multiple_of(CLOCK_INTERVAL))
+            .exceeded(self.nodes, self.nodes % CLOCK_INTERVAL == 0)
         {
             self.aborted = true;
         }

@@ -16,6 +16,9 @@
 //!   spawned included) and reap the process. [`EngineProcess::suspend`] /
 //!   [`EngineProcess::resume`] send SIGSTOP / SIGCONT to the group, as
 //!   GomocupJudge does between moves.
+//! * On Windows the brain runs in a Job Object (`tools::job`): [`EngineProcess::kill`] / drop
+//!   end every process in it, so a brain started through a wrapper leaves nothing behind.
+//!   Suspending is not offered there (Windows has no documented call that stops a process).
 //!
 //! Nothing here prints anything; all diagnostics are returned or collected.
 
@@ -376,6 +379,9 @@ fn spawn_reader<R: Read + Send + 'static>(
 /// A running brain process.
 pub struct EngineProcess {
     child: Child,
+    /// The job holding the brain and its children (Windows; `None` if it could not be made).
+    #[cfg(windows)]
+    job: Option<super::job::Job>,
     stdin: Option<ChildStdin>,
     rx: Receiver<Event>,
     line_ending: LineEnding,
@@ -435,6 +441,9 @@ impl EngineProcess {
         let mut child = cmd
             .spawn()
             .map_err(|e| EngineError::Spawn(format!("{}: {e}", program.display())))?;
+        // The job is made right after the start: a brain creates its helpers later than that.
+        #[cfg(windows)]
+        let job = super::job::Job::holding(&child).ok();
         let pid = child.id();
         let (tx, rx) = mpsc::channel();
         let stdin = child.stdin.take();
@@ -463,6 +472,8 @@ impl EngineProcess {
         let setup_result = setup();
         let mut engine = EngineProcess {
             child,
+            #[cfg(windows)]
+            job,
             stdin,
             rx,
             line_ending: config.line_ending,
@@ -738,7 +749,7 @@ impl EngineProcess {
         self.kill();
     }
 
-    /// Kills the brain (its whole process group on Unix) and reaps it.
+    /// Kills the brain (its whole process group on Unix, its job on Windows) and reaps it.
     /// Idempotent; never blocks for long.
     pub fn kill(&mut self) {
         self.stdin = None;
@@ -748,6 +759,10 @@ impl EngineProcess {
         #[cfg(unix)]
         {
             self.signal_group(libc::SIGKILL);
+        }
+        #[cfg(windows)]
+        if let Some(job) = &self.job {
+            job.terminate();
         }
         let _ = self.child.kill();
         if let Ok(s) = self.child.wait() {

@@ -30,6 +30,8 @@ pub mod clock;
 pub mod demo;
 pub mod engine_process;
 pub mod game;
+#[cfg(windows)]
+pub mod job;
 pub mod match_options;
 pub mod match_runner;
 pub mod openings;

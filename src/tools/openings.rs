@@ -66,7 +66,7 @@ impl Opening {
 
     /// True when black is to move after the opening (even stone count).
     pub fn black_to_move(&self) -> bool {
-        self.moves.len().is_multiple_of(2)
+        self.moves.len() % 2 == 0
     }
 
     /// The opening written in c-gomoku-cli `pos` format (`h8i9`, number =

@@ -43,7 +43,7 @@ pub fn jobs(pairs: &[(usize, usize)], games: usize, rounds: usize) -> Vec<Job> {
         for (p, &(a, b)) in pairs.iter().enumerate() {
             for g in 0..games {
                 let k = round * games + g;
-                let (black, white) = if k.is_multiple_of(2) { (a, b) } else { (b, a) };
+                let (black, white) = if k % 2 == 0 { (a, b) } else { (b, a) };
                 out.push(Job {
                     seq: out.len(),
                     pair: p,
