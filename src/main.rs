@@ -111,6 +111,9 @@ enum Command {
     Match(tianyuan::tools::match_options::MatchArgs),
     /// Play this binary against itself or against an older build (--baseline).
     Selfplay(tianyuan::tools::match_options::SelfplayArgs),
+    /// Training positions from games of the engine against itself at a fixed node budget
+    /// (seeded, shardable; one record line per position).
+    Datagen(tianyuan::tools::datagen::DatagenArgs),
 }
 
 fn main() -> ExitCode {
@@ -154,6 +157,7 @@ fn main() -> ExitCode {
         Some(Command::Selfplay(args)) => {
             report(tianyuan::tools::match_runner::run_selfplay_command(&args))
         }
+        Some(Command::Datagen(args)) => report(tianyuan::tools::datagen::run_command(&args)),
     }
 }
 

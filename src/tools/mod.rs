@@ -27,6 +27,7 @@
 pub mod adjudication;
 pub mod bench;
 pub mod clock;
+pub mod datagen;
 pub mod demo;
 pub mod engine_process;
 pub mod game;
