@@ -53,6 +53,11 @@ struct Cli {
     /// Play without the VCF / VCT win probe (the baseline of the match that proves it).
     #[arg(long, hide = true)]
     no_threat_probe: bool,
+    /// Evaluate with the weights of this file (written by `tune`) for its rule instead of the
+    /// built-in ones (repeatable: one file per rule), to match two weight sets without a
+    /// rebuild.
+    #[arg(long, hide = true)]
+    eval_file: Vec<std::path::PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -114,12 +119,25 @@ enum Command {
     /// Training positions from games of the engine against itself at a fixed node budget
     /// (seeded, shardable; one record line per position).
     Datagen(tianyuan::tools::datagen::DatagenArgs),
+    /// Fit the evaluation's weights to datagen records (logistic regression; writes a weight
+    /// file that the hidden brain flag --eval-file loads).
+    Tune(tianyuan::tools::tune::TuneArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
+            for path in &cli.eval_file {
+                let installed = std::fs::read_to_string(path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|text| tianyuan::eval::EvalTables::from_text(&text))
+                    .and_then(|(rule, tables)| tianyuan::eval::EvalTables::install(rule, tables));
+                if let Err(e) = installed {
+                    let _ = writeln!(std::io::stdout(), "error: {}: {e}", path.display());
+                    return ExitCode::from(2);
+                }
+            }
             let params = match SearchParams::default().without(&cli.search_off) {
                 Ok(p) => p,
                 Err(e) => {
@@ -158,6 +176,7 @@ fn main() -> ExitCode {
             report(tianyuan::tools::match_runner::run_selfplay_command(&args))
         }
         Some(Command::Datagen(args)) => report(tianyuan::tools::datagen::run_command(&args)),
+        Some(Command::Tune(args)) => report(tianyuan::tools::tune::run_command(&args)),
     }
 }
 

@@ -354,8 +354,17 @@ impl Board {
         self.pcodes[color.index()][p.index()]
     }
 
-    /// Uses `values` for the value sums ([`Board::value_sum`]) and recomputes them.
+    /// Uses `values` for the value sums ([`Board::value_sum`]) and recomputes them, those
+    /// before each stone too ([`Board::value_sum_before_last`], and what undo restores): the
+    /// stones are taken back and placed again.
     pub fn set_cell_values(&mut self, values: &'static CellValues) {
+        let side = self.side_to_move;
+        let mut stones = Vec::with_capacity(self.history.len());
+        while let Some(p) = self.history.last().copied() {
+            let color = self.stone(p).expect("history cell holds a stone");
+            self.undo();
+            stones.push((p, color));
+        }
         self.cell_values = values;
         let mut sums = [0i32; 2];
         for p in self.empty_cells.iter() {
@@ -364,6 +373,12 @@ impl Board {
             }
         }
         self.value_sums = sums;
+        for &(p, color) in stones.iter().rev() {
+            self.place(p, color);
+        }
+        if self.side_to_move != side {
+            self.pass();
+        }
     }
 
     /// The sum over the empty cells of `color`'s value of the cell's pattern code, kept as

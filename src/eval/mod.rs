@@ -196,6 +196,37 @@ mod tests {
         }
     }
 
+    /// Preparing a board that already holds stones gives the same values as preparing it
+    /// empty and playing them: now, before the last stone, and after taking stones back.
+    #[test]
+    fn preparing_late_equals_preparing_early() {
+        let moves = [(7, 7), (8, 8), (7, 8), (6, 9), (9, 6), (8, 7), (7, 9)];
+        for rule in Rule::ALL {
+            let mut early = Board::new(15, 15, rule).unwrap();
+            prepare(&mut early);
+            let mut late = Board::new(15, 15, rule).unwrap();
+            for &(x, y) in &moves {
+                early.try_play(x, y).unwrap();
+                late.try_play(x, y).unwrap();
+            }
+            prepare(&mut late);
+            for _ in 0..moves.len() {
+                for c in Color::BOTH {
+                    assert_eq!(early.value_sum(c), late.value_sum(c), "{rule}");
+                    assert_eq!(
+                        early.value_sum_before_last(c),
+                        late.value_sum_before_last(c),
+                        "{rule}"
+                    );
+                }
+                assert_eq!(evaluate(&early), evaluate(&late), "{rule}");
+                assert_eq!(evaluate(&late), evaluate_from_scratch(&late), "{rule}");
+                early.undo();
+                late.undo();
+            }
+        }
+    }
+
     /// The side to move's own threats count for it, the opponent's against it.
     #[test]
     fn threats_point_the_right_way() {

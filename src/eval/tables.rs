@@ -73,21 +73,76 @@ const THREAT: [i32; THREAT_BITS] = [
     -20,  // OppThree
 ];
 
+/// Each rule's tables, installed from a weight file or built from the hand-set weights on first
+/// use.
+static TABLES: [OnceLock<EvalTables>; 5] = [
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+];
+
 impl EvalTables {
     /// The tables of `rule`, built on first use.
     pub fn for_rule(rule: Rule) -> &'static EvalTables {
-        static TABLES: [OnceLock<EvalTables>; 5] = [
-            OnceLock::new(),
-            OnceLock::new(),
-            OnceLock::new(),
-            OnceLock::new(),
-            OnceLock::new(),
-        ];
         TABLES[rule.index()].get_or_init(|| EvalTables::hand_set(rule))
     }
 
+    /// Makes `tables` the evaluation of `rule` for the rest of the process (a weight file
+    /// given on the command line); an error once the rule's tables are in use.
+    pub fn install(rule: Rule, tables: EvalTables) -> Result<(), String> {
+        TABLES[rule.index()]
+            .set(tables)
+            .map_err(|_| format!("the {rule} evaluation is already in use"))
+    }
+
+    /// Reads a weight file written by `tune` (see [`crate::tools::tune`]): its rule and tables.
+    pub fn from_text(text: &str) -> Result<(Rule, EvalTables), String> {
+        let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+        let header: Vec<&str> = lines.next().unwrap_or("").split_whitespace().collect();
+        let rule = match header[..] {
+            ["tianyuan-eval", "1", rule] => {
+                Rule::parse(rule).ok_or_else(|| format!("unknown rule {rule}"))?
+            }
+            _ => return Err("not a tianyuan-eval 1 weight file".into()),
+        };
+        let numbers = |line: Option<&str>, name: &str, count: usize| -> Result<Vec<i32>, String> {
+            let line = line.ok_or_else(|| format!("missing line {name}"))?;
+            let rest = line
+                .strip_prefix(name)
+                .ok_or_else(|| format!("expected a line {name}"))?;
+            let v: Vec<i32> = rest
+                .split_whitespace()
+                .map(|t| t.parse().map_err(|_| format!("bad number {t} in {name}")))
+                .collect::<Result<_, _>>()?;
+            if v.len() != count {
+                return Err(format!("{name}: {} values, {count} expected", v.len()));
+            }
+            Ok(v)
+        };
+        let threat_bits = numbers(lines.next(), "threats", THREAT_BITS)?;
+        let mut cells = CellValues::ZERO;
+        for (color, name) in [(Color::Black, "cells black"), (Color::White, "cells white")] {
+            let values = numbers(lines.next(), name, NUM_PCODES)?;
+            for (code, v) in values.into_iter().enumerate() {
+                cells.values[color.index()][code] =
+                    i16::try_from(v).map_err(|_| format!("{name}: {v} out of range"))?;
+            }
+        }
+        let threats = (0..1usize << THREAT_BITS)
+            .map(|mask| {
+                (0..THREAT_BITS)
+                    .filter(|b| mask & (1 << b) != 0)
+                    .map(|b| threat_bits[b])
+                    .sum()
+            })
+            .collect();
+        Ok((rule, EvalTables { cells, threats }))
+    }
+
     /// The hand-set tables of `rule`.
-    fn hand_set(rule: Rule) -> EvalTables {
+    pub fn hand_set(rule: Rule) -> EvalTables {
         let mut cells = CellValues::ZERO;
         for color in Color::BOTH {
             for code in 0..NUM_PCODES {

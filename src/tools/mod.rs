@@ -43,3 +43,4 @@ pub mod schedule;
 pub mod seat;
 pub mod solve;
 pub mod stats;
+pub mod tune;

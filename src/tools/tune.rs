@@ -1,0 +1,448 @@
+//! `tune`: fits the evaluation's weights to `datagen` records by logistic regression.
+//!
+//! The evaluation is linear in its weights (see [`crate::eval`]): for the side to move `me`,
+//!
+//! `value = ½ Σ_{cells, now and before the last stone} (cell[me][code_me] − cell[opp][code_opp])
+//!          + Σ_{threat bits set} threat[bit]`
+//!
+//! so every record becomes a sparse feature vector (how often each pattern code occurs for
+//! either side, the threat bits) and the fit is a logistic regression of the game's result on
+//! it, with the evaluation's own scale: `P(win) = 1 / (1 + e^(−value/200))`. The target may mix
+//! in the search's value (`--score-weight λ`: `(1−λ)·result + λ·σ(search value)`). Adam on
+//! mini-batches, L2 regularisation towards the starting weights (the hand-set ones, so that
+//! codes the data never shows keep their value), a held-out validation split; each epoch
+//! prints its training and validation loss. Renju fits black's and white's cell values apart;
+//! the other rules one table for both colours.
+//!
+//! The weight file: a line `tianyuan-eval 1 <rule>`, a line `threats` with the
+//! [`THREAT_BITS`] values, then `cells black` and `cells white` lines with [`NUM_PCODES`] values
+//! each ([`crate::eval::EvalTables::from_text`] reads it).
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+
+use crate::core::pattern::{pcode, NUM_PCODES};
+use crate::core::{Board, Color, Rule};
+use crate::eval::{threat_mask, EvalTables, THREAT_BITS};
+use crate::tools::datagen::{canonical_key, Record};
+
+/// The evaluation's scale: a value `v` means a win probability of `σ(v / SCALE)`.
+const SCALE: f64 = 200.0;
+
+/// A record as features: (weight index, coefficient) pairs and the target probability.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    features: Vec<(u32, f32)>,
+    target: f32,
+}
+
+/// Where each weight sits in the parameter vector.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    /// Renju: a table per colour; otherwise one shared.
+    per_colour: bool,
+}
+
+impl Layout {
+    fn cell(&self, colour: Color, code: u16) -> u32 {
+        let table = if self.per_colour { colour as u32 } else { 0 };
+        THREAT_BITS as u32 + table * NUM_PCODES as u32 + code as u32
+    }
+
+    fn len(&self) -> usize {
+        THREAT_BITS + NUM_PCODES * if self.per_colour { 2 } else { 1 }
+    }
+}
+
+/// Adds the cell features of `board` (side to move `me`) with coefficient `k`.
+fn add_cells(board: &Board, me: Color, k: f32, layout: Layout, out: &mut Vec<(u32, f32)>) {
+    for p in board.empty_cells().iter() {
+        for (c, sign) in [(me, 1.0), (me.opponent(), -1.0)] {
+            let code = pcode(board.packed_patterns(p, c));
+            out.push((layout.cell(c, code), sign * k));
+        }
+    }
+}
+
+/// The features and target of one record.
+fn sample(record: &Record, layout: Layout, score_weight: f64) -> Result<Sample, String> {
+    let board = record.board()?;
+    let me = board.side_to_move();
+    let mut raw = Vec::with_capacity(4 * board.width() * board.height());
+    add_cells(&board, me, 0.5, layout, &mut raw);
+    let mut before = board.clone();
+    if before.undo().is_some() {
+        add_cells(&before, me, 0.5, layout, &mut raw);
+    } else {
+        add_cells(&board, me, 0.5, layout, &mut raw);
+    }
+    let mask = threat_mask(&board);
+    for bit in 0..THREAT_BITS {
+        if mask & (1 << bit) != 0 {
+            raw.push((bit as u32, 1.0));
+        }
+    }
+    // Merge equal indices (most cells share a few codes).
+    raw.sort_unstable_by_key(|&(i, _)| i);
+    let mut features: Vec<(u32, f32)> = Vec::with_capacity(raw.len() / 4);
+    for (i, k) in raw {
+        match features.last_mut() {
+            Some((j, sum)) if *j == i => *sum += k,
+            _ => features.push((i, k)),
+        }
+    }
+    features.retain(|&(_, k)| k != 0.0);
+    let result = (record.result as f64 + 1.0) / 2.0;
+    let target = (1.0 - score_weight) * result + score_weight * sigmoid(record.value as f64);
+    Ok(Sample {
+        features,
+        target: target as f32,
+    })
+}
+
+fn sigmoid(v: f64) -> f64 {
+    1.0 / (1.0 + (-v / SCALE).exp())
+}
+
+/// Mean cross-entropy of `weights` on `samples`.
+fn loss(weights: &[f64], samples: &[Sample]) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let v: f64 = s
+                .features
+                .iter()
+                .map(|&(i, k)| weights[i as usize] * k as f64)
+                .sum();
+            let p = sigmoid(v).clamp(1e-9, 1.0 - 1e-9);
+            let t = s.target as f64;
+            -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+        })
+        .sum();
+    total / samples.len() as f64
+}
+
+/// What a fit does.
+#[derive(Clone, Debug)]
+pub struct TuneConfig {
+    /// The rule whose records are fitted (others are left out).
+    pub rule: Rule,
+    /// Passes over the training set.
+    pub epochs: usize,
+    /// Adam's step size, in evaluation units.
+    pub learning_rate: f64,
+    /// L2 pull towards the starting weights, per sample.
+    pub l2: f64,
+    /// Share of the (deduplicated) records held out for validation.
+    pub validation: f64,
+    /// Mini-batch size.
+    pub batch: usize,
+    /// The search value's share of the target (0 = the game's result alone).
+    pub score_weight: f64,
+    /// Also fit each record's seven symmetric images.
+    pub augment: bool,
+    /// Seed of the split and the batch order.
+    pub seed: u64,
+}
+
+/// The fitted tables and the loss of each epoch (training, validation).
+pub struct TuneOutcome {
+    /// The weight file's text.
+    pub weights_text: String,
+    /// `(training loss, validation loss)` before the first epoch and after each.
+    pub losses: Vec<(f64, f64)>,
+    /// Records used for training and for validation (after deduplication and augmentation).
+    pub sizes: (usize, usize),
+}
+
+/// Fits the weights of `config.rule` to `records`, calling `on_epoch(epoch, train, valid)`.
+pub fn fit(
+    records: &[Record],
+    config: &TuneConfig,
+    on_epoch: &mut dyn FnMut(usize, f64, f64),
+) -> Result<TuneOutcome, String> {
+    let layout = Layout {
+        per_colour: config.rule == Rule::Renju,
+    };
+    // Deduplicate across files and shards; split by position so that a record and its
+    // symmetric images stay on the same side.
+    let mut seen = HashSet::new();
+    let mut unique: Vec<&Record> = records
+        .iter()
+        .filter(|r| r.rule == config.rule)
+        .filter(|r| seen.insert(canonical_key(&r.stones, r.size)))
+        .collect();
+    if unique.len() < 10 {
+        return Err(format!(
+            "{} records of rule {} (at least 10 needed)",
+            unique.len(),
+            config.rule
+        ));
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(config.seed);
+    unique.shuffle(&mut rng);
+    let n_valid = ((unique.len() as f64 * config.validation) as usize).max(1);
+    let to_samples = |rs: &[&Record], augment: bool| -> Result<Vec<Sample>, String> {
+        let mut out = Vec::new();
+        for r in rs {
+            let syms = if augment { 8 } else { 1 };
+            for sym in 0..syms {
+                out.push(sample(&r.transformed(sym), layout, config.score_weight)?);
+            }
+        }
+        Ok(out)
+    };
+    let valid = to_samples(&unique[..n_valid], false)?;
+    let mut train = to_samples(&unique[n_valid..], config.augment)?;
+
+    // Start from the hand-set weights.
+    let start = EvalTables::hand_set(config.rule);
+    let mut weights = vec![0.0f64; layout.len()];
+    for (bit, w) in weights.iter_mut().take(THREAT_BITS).enumerate() {
+        *w = start.threats[1 << bit] as f64;
+    }
+    for colour in Color::BOTH {
+        for code in 0..NUM_PCODES as u16 {
+            weights[layout.cell(colour, code) as usize] =
+                start.cells.get(colour as usize, code) as f64;
+        }
+    }
+    let anchor = weights.clone();
+    let mut losses = vec![(loss(&weights, &train), loss(&weights, &valid))];
+    on_epoch(0, losses[0].0, losses[0].1);
+
+    let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
+    let mut m = vec![0.0f64; weights.len()];
+    let mut v = vec![0.0f64; weights.len()];
+    let mut grad = vec![0.0f64; weights.len()];
+    let mut step = 0i32;
+    for epoch in 1..=config.epochs {
+        train.shuffle(&mut rng);
+        for batch in train.chunks(config.batch.max(1)) {
+            grad.iter_mut().for_each(|g| *g = 0.0);
+            for s in batch {
+                let value: f64 = s
+                    .features
+                    .iter()
+                    .map(|&(i, k)| weights[i as usize] * k as f64)
+                    .sum();
+                let err = (sigmoid(value) - s.target as f64) / SCALE;
+                for &(i, k) in &s.features {
+                    grad[i as usize] += err * k as f64;
+                }
+            }
+            step += 1;
+            let n = batch.len() as f64;
+            for i in 0..weights.len() {
+                let g = grad[i] / n + config.l2 * (weights[i] - anchor[i]);
+                m[i] = beta1 * m[i] + (1.0 - beta1) * g;
+                v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
+                let m_hat = m[i] / (1.0 - beta1.powi(step));
+                let v_hat = v[i] / (1.0 - beta2.powi(step));
+                weights[i] -= config.learning_rate * m_hat / (v_hat.sqrt() + eps);
+            }
+        }
+        let l = (loss(&weights, &train), loss(&weights, &valid));
+        on_epoch(epoch, l.0, l.1);
+        losses.push(l);
+    }
+
+    let mut text = format!("tianyuan-eval 1 {}\nthreats", config.rule);
+    for w in &weights[..THREAT_BITS] {
+        let _ = write!(text, " {}", w.round() as i64);
+    }
+    for (colour, name) in [(Color::Black, "black"), (Color::White, "white")] {
+        let _ = write!(text, "\ncells {name}");
+        for code in 0..NUM_PCODES as u16 {
+            let w = weights[layout.cell(colour, code) as usize];
+            let _ = write!(
+                text,
+                " {}",
+                w.round().clamp(i16::MIN as f64, i16::MAX as f64) as i64
+            );
+        }
+    }
+    text.push('\n');
+    Ok(TuneOutcome {
+        weights_text: text,
+        losses,
+        sizes: (train.len(), valid.len()),
+    })
+}
+
+/// Arguments of `tune`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct TuneArgs {
+    /// Record files from `datagen` (shards may simply be listed).
+    #[arg(required = true)]
+    pub data: Vec<std::path::PathBuf>,
+    /// The rule to fit (records of other rules are left out).
+    #[arg(long, default_value = "freestyle")]
+    pub rule: String,
+    /// Passes over the training set.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Adam's step size, in evaluation units.
+    #[arg(long, default_value_t = 0.5)]
+    pub learning_rate: f64,
+    /// L2 pull towards the hand-set weights.
+    #[arg(long, default_value_t = 1e-5)]
+    pub l2: f64,
+    /// Share of the records held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Mini-batch size.
+    #[arg(long, default_value_t = 1024)]
+    pub batch: usize,
+    /// The search value's share of the target (0 = the game's result alone).
+    #[arg(long, default_value_t = 0.0)]
+    pub score_weight: f64,
+    /// Also fit the seven symmetric images of each training record.
+    #[arg(long)]
+    pub augment: bool,
+    /// Seed of the split and the batch order.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The weight file to write.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
+/// Runs `tune`: reads the records, fits, prints the loss of each epoch, writes the weights.
+pub fn run_command(args: &TuneArgs) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let rule = Rule::parse(&args.rule).with_context(|| format!("unknown rule {}", args.rule))?;
+    let started = std::time::Instant::now();
+    let mut records = Vec::new();
+    for path in &args.data {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            records.push(
+                Record::parse(line)
+                    .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?,
+            );
+        }
+    }
+    let config = TuneConfig {
+        rule,
+        epochs: args.epochs,
+        learning_rate: args.learning_rate,
+        l2: args.l2,
+        validation: args.validation.clamp(0.0, 0.9),
+        batch: args.batch,
+        score_weight: args.score_weight.clamp(0.0, 1.0),
+        augment: args.augment,
+        seed: args.seed,
+    };
+    let outcome = fit(&records, &config, &mut |epoch, train, valid| {
+        println!(
+            "epoch {epoch:3}  training loss {train:.5}  validation loss {valid:.5}  ({:.1} s)",
+            started.elapsed().as_secs_f64()
+        );
+    })
+    .map_err(|e| anyhow::anyhow!(e))?;
+    std::fs::write(&args.out, &outcome.weights_text)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    println!(
+        "{} training and {} validation positions; weights written to {} ({} bytes) in {:.1} s",
+        outcome.sizes.0,
+        outcome.sizes.1,
+        args.out.display(),
+        outcome.weights_text.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::datagen::{run, DatagenConfig, OpeningSource};
+
+    fn records(games: usize) -> Vec<Record> {
+        let config = DatagenConfig {
+            rule: Rule::Freestyle,
+            size: 15,
+            games,
+            nodes: 2000,
+            openings: OpeningSource::Random {
+                stones: 3,
+                radius: 3,
+            },
+            seed: 11,
+            shard: (0, 1),
+            table_bytes: 1 << 20,
+        };
+        let mut out = Vec::new();
+        run(&config, &mut out, &mut |_| {}).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| Record::parse(l).unwrap())
+            .collect()
+    }
+
+    fn config(epochs: usize) -> TuneConfig {
+        TuneConfig {
+            rule: Rule::Freestyle,
+            epochs,
+            learning_rate: 0.5,
+            l2: 0.0,
+            validation: 0.2,
+            batch: 64,
+            score_weight: 0.0,
+            augment: false,
+            seed: 3,
+        }
+    }
+
+    #[test]
+    fn no_epoch_writes_the_hand_set_tables_back() {
+        let out = fit(&records(3), &config(0), &mut |_, _, _| {}).unwrap();
+        let (rule, tables) = EvalTables::from_text(&out.weights_text).unwrap();
+        assert_eq!(rule, Rule::Freestyle);
+        let hand = EvalTables::hand_set(Rule::Freestyle);
+        assert_eq!(tables.threats, hand.threats);
+        assert_eq!(tables.cells.values, hand.cells.values);
+    }
+
+    #[test]
+    fn the_fit_lowers_the_training_loss_and_the_features_match_the_evaluation() {
+        let recs = records(12);
+        // The features give the evaluation's own value (before its integer rounding).
+        let layout = Layout { per_colour: false };
+        let hand = EvalTables::hand_set(Rule::Freestyle);
+        let mut weights = vec![0.0; layout.len()];
+        for (bit, w) in weights.iter_mut().take(THREAT_BITS).enumerate() {
+            *w = hand.threats[1 << bit] as f64;
+        }
+        for code in 0..NUM_PCODES as u16 {
+            weights[layout.cell(Color::Black, code) as usize] = hand.cells.get(0, code) as f64;
+        }
+        for r in recs.iter().take(50) {
+            let s = sample(r, layout, 0.0).unwrap();
+            let v: f64 = s
+                .features
+                .iter()
+                .map(|&(i, k)| weights[i as usize] * k as f64)
+                .sum();
+            let mut board = r.board().unwrap();
+            crate::eval::prepare(&mut board);
+            let e = crate::eval::evaluate(&board) as f64;
+            assert!((v - e).abs() <= 1.0, "{r}: features {v}, evaluation {e}");
+        }
+        let out = fit(&recs, &config(8), &mut |_, _, _| {}).unwrap();
+        let (first, last) = (out.losses[0].0, out.losses.last().unwrap().0);
+        assert!(last < first - 0.01, "training loss {first} -> {last}");
+    }
+}
