@@ -268,9 +268,10 @@ fn run_bench(opts: BenchOptions) -> anyhow::Result<()> {
     let nps = nodes as f64 / secs.max(1e-9);
     if opts.json {
         println!(
-            "{{\"move_pairs_per_s\": {:.0}, \"move_checksum\": \"{:016x}\", \"search_depth\": {depth}, \"search_nodes\": {nodes}, \"search_secs\": {secs:.3}, \"search_nps\": {nps:.0}, \"signature\": {nodes}}}",
+            "{{\"move_pairs_per_s\": {:.0}, \"move_checksum\": \"{:016x}\", \"search_depth\": {depth}, \"search_nodes\": {nodes}, \"search_secs\": {secs:.3}, \"search_nps\": {nps:.0}, \"signature\": {nodes}, \"evaluation\": \"{}\"}}",
             moves.rate(),
-            moves.checksum
+            moves.checksum,
+            tianyuan::eval::EvalTables::built_in_version()
         );
         return Ok(());
     }
@@ -280,6 +281,10 @@ fn run_bench(opts: BenchOptions) -> anyhow::Result<()> {
         moves.work,
         moves.secs,
         moves.checksum
+    );
+    println!(
+        "Evaluation: {}",
+        tianyuan::eval::EvalTables::built_in_version()
     );
     println!(
         "Search bench: depth {depth}, {} MiB table, one thread",

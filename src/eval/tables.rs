@@ -83,10 +83,49 @@ static TABLES: [OnceLock<EvalTables>; 5] = [
     OnceLock::new(),
 ];
 
+/// Weight files fitted by `tune` and compiled into the binary, per rule (`src/eval/weights/`);
+/// a rule without one uses the hand-set weights. Each is kept only after a match showed that
+/// it beats what it replaces (docs/results.md).
+const FITTED: &[(Rule, &str)] = &[];
+
+/// FNV-1a of a text: the short version of a weight file shown by `bench` and `ABOUT`.
+fn fnv32(text: &str) -> u32 {
+    text.bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ b as u32).wrapping_mul(0x0100_0193)
+    })
+}
+
 impl EvalTables {
-    /// The tables of `rule`, built on first use.
+    /// The tables of `rule`, built on first use: a weight file installed from the command
+    /// line, else the fitted weights compiled in, else the hand-set ones.
     pub fn for_rule(rule: Rule) -> &'static EvalTables {
-        TABLES[rule.index()].get_or_init(|| EvalTables::hand_set(rule))
+        TABLES[rule.index()].get_or_init(|| EvalTables::built_in(rule))
+    }
+
+    /// The built-in tables of `rule`: fitted if a weight file for it is compiled in.
+    pub fn built_in(rule: Rule) -> EvalTables {
+        FITTED
+            .iter()
+            .find(|(r, _)| *r == rule)
+            .map(|(_, text)| {
+                EvalTables::from_text(text)
+                    .expect("a compiled-in weight file is checked by the tests")
+                    .1
+            })
+            .unwrap_or_else(|| EvalTables::hand_set(rule))
+    }
+
+    /// Which weights the built-in evaluation of each rule uses: `freestyle fitted-1a2b3c4d,
+    /// standard hand-set, …` (the hash identifies the weight file).
+    pub fn built_in_version() -> String {
+        Rule::ALL
+            .iter()
+            .map(|&rule| match FITTED.iter().find(|(r, _)| *r == rule) {
+                Some((_, text)) => format!("{rule} fitted-{:08x}", fnv32(text)),
+                None => format!("{rule} hand-set"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// Makes `tables` the evaluation of `rule` for the rest of the process (a weight file
@@ -177,6 +216,17 @@ impl EvalTables {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every compiled-in weight file reads back as the rule it is filed under.
+    #[test]
+    fn compiled_in_weight_files_are_valid() {
+        for (rule, text) in FITTED {
+            let (named, _) = EvalTables::from_text(text).unwrap();
+            assert_eq!(named, *rule);
+        }
+        let version = EvalTables::built_in_version();
+        assert_eq!(version.split(", ").count(), Rule::ALL.len(), "{version}");
+    }
     use crate::core::pattern::pcode;
 
     #[test]

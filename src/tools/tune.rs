@@ -9,7 +9,7 @@
 //! either side, the threat bits) and the fit is a logistic regression of the game's result on
 //! it, with the evaluation's own scale: `P(win) = 1 / (1 + e^(−value/200))`. The target may mix
 //! in the search's value (`--score-weight λ`: `(1−λ)·result + λ·σ(search value)`). Adam on
-//! mini-batches, L2 regularisation towards the starting weights (the hand-set ones, so that
+//! mini-batches, L2 regularisation towards the starting weights (the built-in ones, so that
 //! codes the data never shows keep their value), a held-out validation split; each epoch
 //! prints its training and validation loss. Renju fits black's and white's cell values apart;
 //! the other rules one table for both colours.
@@ -201,8 +201,8 @@ pub fn fit(
     let valid = to_samples(&unique[..n_valid], false)?;
     let mut train = to_samples(&unique[n_valid..], config.augment)?;
 
-    // Start from the hand-set weights.
-    let start = EvalTables::hand_set(config.rule);
+    // Start from the built-in weights (hand-set, or fitted before).
+    let start = EvalTables::built_in(config.rule);
     let mut weights = vec![0.0f64; layout.len()];
     for (bit, w) in weights.iter_mut().take(THREAT_BITS).enumerate() {
         *w = start.threats[1 << bit] as f64;
@@ -291,7 +291,7 @@ pub struct TuneArgs {
     /// Adam's step size, in evaluation units.
     #[arg(long, default_value_t = 0.5)]
     pub learning_rate: f64,
-    /// L2 pull towards the hand-set weights.
+    /// L2 pull towards the built-in weights.
     #[arg(long, default_value_t = 1e-5)]
     pub l2: f64,
     /// Share of the records held out for validation.
@@ -407,11 +407,11 @@ mod tests {
     }
 
     #[test]
-    fn no_epoch_writes_the_hand_set_tables_back() {
+    fn no_epoch_writes_the_built_in_tables_back() {
         let out = fit(&records(3), &config(0), &mut |_, _, _| {}).unwrap();
         let (rule, tables) = EvalTables::from_text(&out.weights_text).unwrap();
         assert_eq!(rule, Rule::Freestyle);
-        let hand = EvalTables::hand_set(Rule::Freestyle);
+        let hand = EvalTables::built_in(Rule::Freestyle);
         assert_eq!(tables.threats, hand.threats);
         assert_eq!(tables.cells.values, hand.cells.values);
     }
@@ -421,7 +421,7 @@ mod tests {
         let recs = records(12);
         // The features give the evaluation's own value (before its integer rounding).
         let layout = Layout { per_colour: false };
-        let hand = EvalTables::hand_set(Rule::Freestyle);
+        let hand = EvalTables::built_in(Rule::Freestyle);
         let mut weights = vec![0.0; layout.len()];
         for (bit, w) in weights.iter_mut().take(THREAT_BITS).enumerate() {
             *w = hand.threats[1 << bit] as f64;
