@@ -86,7 +86,11 @@ static TABLES: [OnceLock<EvalTables>; 5] = [
 /// Weight files fitted by `tune` and compiled into the binary, per rule (`src/eval/weights/`);
 /// a rule without one uses the hand-set weights. Each is kept only after a match showed that
 /// it beats what it replaces (docs/results.md).
-const FITTED: &[(Rule, &str)] = &[(Rule::Freestyle, include_str!("weights/freestyle.txt"))];
+const FITTED: &[(Rule, &str)] = &[
+    (Rule::Freestyle, include_str!("weights/freestyle.txt")),
+    (Rule::Standard, include_str!("weights/standard.txt")),
+    (Rule::Renju, include_str!("weights/renju.txt")),
+];
 
 /// FNV-1a of a text: the short version of a weight file shown by `bench` and `ABOUT`.
 fn fnv32(text: &str) -> u32 {
