@@ -25,6 +25,23 @@ fn vm_hwm_bytes(pid: u32) -> u64 {
     kb * 1024
 }
 
+/// Sends up to `turns` TURNs, each on the first cell of `cells` that neither side has taken,
+/// and waits for the brain's move after each.
+fn play_turns(b: &mut Brain, cells: impl Iterator<Item = (i32, i32)>, turns: usize) {
+    let mut taken = std::collections::HashSet::new();
+    let mut free = cells;
+    for _ in 0..turns {
+        let (x, y) = free
+            .by_ref()
+            .find(|c| !taken.contains(c))
+            .expect("a free square");
+        taken.insert((x, y));
+        b.send(&format!("TURN {x},{y}"));
+        let m = b.expect_move(secs(5));
+        taken.insert(m);
+    }
+}
+
 #[test]
 fn peak_rss_stays_under_16_mib() {
     let limit: u64 = 16 * 1024 * 1024;
@@ -38,18 +55,7 @@ fn peak_rss_stays_under_16_mib() {
             "INFO time_left 2147483647",
         ]);
         assert_eq!(b.expect(secs(5)), "OK");
-        let mut taken = std::collections::HashSet::new();
-        let mut free = (0..400).map(|i| (i % 20, i / 20));
-        for _ in 0..30 {
-            let (x, y) = free
-                .by_ref()
-                .find(|c| !taken.contains(c))
-                .expect("a free square");
-            taken.insert((x, y));
-            b.send(&format!("TURN {x},{y}"));
-            let m = b.expect_move(secs(5));
-            taken.insert(m);
-        }
+        play_turns(&mut b, (0..400).map(|i| (i % 20, i / 20)), 30);
     }
     let peak = vm_hwm_bytes(b.pid());
     println!("peak RSS {} KiB", peak / 1024);
@@ -76,18 +82,12 @@ fn peak_rss_stays_under_max_memory_while_searching() {
             "INFO time_left 2147483647",
         ]);
         assert_eq!(b.expect(secs(5)), "OK");
-        let mut taken = std::collections::HashSet::new();
         // Scattered stones: long searches, few forced answers.
-        let mut free = (0..225).map(|i| ((i * 7) % 15, (i * 11 / 15) % 15));
-        for _ in 0..12 {
-            let Some((x, y)) = free.by_ref().find(|c| !taken.contains(c)) else {
-                break;
-            };
-            taken.insert((x, y));
-            b.send(&format!("TURN {x},{y}"));
-            let m = b.expect_move(secs(5));
-            taken.insert(m);
-        }
+        play_turns(
+            &mut b,
+            (0..225).map(|i| ((i * 7) % 15, (i * 11 / 15) % 15)),
+            12,
+        );
         let peak = vm_hwm_bytes(b.pid());
         println!("max_memory {mib} MiB: peak RSS {} KiB", peak / 1024);
         assert!(peak < limit, "{mib} MiB: peak RSS {peak} bytes");

@@ -92,6 +92,18 @@ const FITTED: &[(Rule, &str)] = &[
     (Rule::Renju, include_str!("weights/renju.txt")),
 ];
 
+/// The value of every threat mask: the sum of the values of its bits.
+fn threat_table(bits: &[i32]) -> Vec<i32> {
+    (0..1usize << THREAT_BITS)
+        .map(|mask| {
+            (0..THREAT_BITS)
+                .filter(|b| mask & (1 << b) != 0)
+                .map(|b| bits[b])
+                .sum()
+        })
+        .collect()
+}
+
 /// FNV-1a of a text: the short version of a weight file shown by `bench` and `ABOUT`.
 fn fnv32(text: &str) -> u32 {
     text.bytes().fold(0x811c_9dc5u32, |h, b| {
@@ -173,15 +185,13 @@ impl EvalTables {
                     i16::try_from(v).map_err(|_| format!("{name}: {v} out of range"))?;
             }
         }
-        let threats = (0..1usize << THREAT_BITS)
-            .map(|mask| {
-                (0..THREAT_BITS)
-                    .filter(|b| mask & (1 << b) != 0)
-                    .map(|b| threat_bits[b])
-                    .sum()
-            })
-            .collect();
-        Ok((rule, EvalTables { cells, threats }))
+        Ok((
+            rule,
+            EvalTables {
+                cells,
+                threats: threat_table(&threat_bits),
+            },
+        ))
     }
 
     /// The hand-set tables of `rule`.
@@ -205,15 +215,10 @@ impl EvalTables {
                 cells.values[color.index()][code] = value as i16;
             }
         }
-        let threats = (0..1usize << THREAT_BITS)
-            .map(|mask| {
-                (0..THREAT_BITS)
-                    .filter(|b| mask & (1 << b) != 0)
-                    .map(|b| THREAT[b])
-                    .sum()
-            })
-            .collect();
-        EvalTables { cells, threats }
+        EvalTables {
+            cells,
+            threats: threat_table(&THREAT),
+        }
     }
 }
 

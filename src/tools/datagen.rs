@@ -135,22 +135,17 @@ impl Record {
 /// the same for all eight symmetries of it: the least over the symmetries of an order-free hash
 /// of (cell, colour).
 pub fn canonical_key(stones: &[(usize, usize)], size: usize) -> u64 {
-    let s = size - 1;
+    let opening = Opening::new(stones.to_vec());
     (0..8u8)
         .map(|sym| {
-            stones.iter().enumerate().fold(0u64, |acc, (i, &(x, y))| {
-                let (tx, ty) = match sym {
-                    0 => (x, y),
-                    1 => (s - y, x),
-                    2 => (s - x, s - y),
-                    3 => (y, s - x),
-                    4 => (s - x, y),
-                    5 => (x, s - y),
-                    6 => (y, x),
-                    _ => (s - y, s - x),
-                };
-                acc ^ mix(((tx * 32 + ty) * 2 + i % 2) as u64)
-            })
+            opening
+                .transformed(sym, size)
+                .moves
+                .iter()
+                .enumerate()
+                .fold(0u64, |acc, (i, &(x, y))| {
+                    acc ^ mix(((x * 32 + y) * 2 + i % 2) as u64)
+                })
         })
         .min()
         .unwrap_or(0)
