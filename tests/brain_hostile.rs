@@ -13,6 +13,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
 use tianyuan::core::{Board, Pos, Rule};
+use tianyuan::search::MemoryBudget;
 
 /// Values no manager should send, for keys that size tables or limit the search.
 const ABSURD: [&str; 12] = [
@@ -79,11 +80,21 @@ fn garbage(rng: &mut StdRng, size: usize, known: &[Pos]) -> String {
     }
 }
 
+/// A `/proc/{pid}/status` field in KiB (Linux).
+fn status_kib(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 /// Peak resident memory of `pid` in KiB (Linux).
 fn peak_rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+    status_kib(pid, "VmHWM:")
+}
+
+/// Resident memory of `pid` now, in KiB (Linux).
+fn rss_kib(pid: u32) -> Option<u64> {
+    status_kib(pid, "VmRSS:")
 }
 
 #[test]
@@ -187,8 +198,30 @@ fn hostile_sessions_never_cost_a_game() {
         moves >= 50 && bad_lines >= 50,
         "{moves} moves, {bad_lines} bad lines"
     );
+    // An absurd `max_memory` or `hash_size` may size the table up to half of the memory the
+    // machine had available (the documented ceiling, `search::memory`); the pages the search
+    // touches within ten short games are far fewer, but never more than that ceiling.
+    let ceiling_kib = MemoryBudget::new(Some(u64::MAX), Some(i64::MAX)).table_bytes / 1024;
     if let Some(kib) = peak_rss_kib(b.pid()) {
-        assert!(kib < 256 * 1024, "peak RSS {kib} KiB");
+        assert!(
+            kib < ceiling_kib + 64 * 1024,
+            "peak RSS {kib} KiB, ceiling {ceiling_kib} KiB"
+        );
+    }
+    // A sane limit afterwards gives the big table back: the process shrinks below it.
+    let limit_kib = 64 * 1024;
+    b.send(&format!("INFO max_memory {}", limit_kib * 1024));
+    b.send("START 15");
+    assert_eq!(b.expect(secs(5)), "OK");
+    b.send("INFO timeout_turn 200");
+    b.send("BEGIN");
+    b.expect_move(secs(5));
+    if let Some(kib) = rss_kib(b.pid()) {
+        println!("RSS {kib} KiB after max_memory {limit_kib} KiB");
+        assert!(
+            kib < limit_kib,
+            "RSS {kib} KiB under max_memory {limit_kib} KiB"
+        );
     }
     b.finish();
 }
