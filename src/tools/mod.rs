@@ -29,6 +29,7 @@ pub mod bench;
 pub mod clock;
 pub mod datagen;
 pub mod demo;
+pub mod disputed;
 pub mod engine_process;
 pub mod game;
 #[cfg(windows)]

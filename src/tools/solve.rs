@@ -6,6 +6,7 @@ use crate::core::{Pos, Rule};
 use crate::corpus::{parse_text, Record};
 use crate::tactics::validate::{validate_line, ThreatKind};
 use crate::tactics::{Limits, SolveOutcome, VcfSolver, VctSolver};
+use crate::tools::disputed;
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
@@ -72,6 +73,9 @@ pub struct Solved {
     pub wrong: Option<String>,
     /// Positions in the proof tree of a VCT win, when asked for.
     pub proof: Option<u64>,
+    /// Set instead of `wrong` when the answer contradicts an `expect=` the project disputes
+    /// (see [`crate::tools::disputed`]), with the reason.
+    pub disputed: Option<String>,
 }
 
 /// Default depth cap of a VCF.
@@ -135,14 +139,19 @@ pub fn solve_record(
             wrong = Some(format!("claimed line fails validation: {e}"));
         }
     }
-    match (rec.get("expect"), &outcome) {
-        (Some("win"), SolveOutcome::NoWin) => {
-            wrong = Some("expected win, solver says nowin".into())
-        }
+    let contradiction = match (rec.get("expect"), &outcome) {
+        (Some("win"), SolveOutcome::NoWin) => Some("expected win, solver says nowin"),
         (Some("nowin"), SolveOutcome::Win(_)) if wrong.is_none() => {
-            wrong = Some("expected nowin, solver claims a win".into())
+            Some("expected nowin, solver claims a win")
         }
-        _ => {}
+        _ => None,
+    };
+    let mut disputed = None;
+    if let Some(c) = contradiction {
+        match disputed::dispute(rec) {
+            Some(reason) => disputed = Some(format!("{c}; the source is in question: {reason}")),
+            None => wrong = Some(c.into()),
+        }
     }
     Ok(Solved {
         id: rec.id.clone(),
@@ -151,6 +160,7 @@ pub fn solve_record(
         elapsed,
         wrong,
         proof,
+        disputed,
     })
 }
 
@@ -210,7 +220,7 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> Result<bool> {
     let mut vcf = VcfSolver::new(22);
     let mut vct = VctSolver::new(20);
     let mut times = Vec::new();
-    let (mut solved, mut wrong) = (0, 0);
+    let (mut solved, mut wrong, mut disputed) = (0, 0, 0);
     for rec in &records {
         let size = rec.size()?;
         let r = solve_record(rec, args, &mut vcf, &mut vct)?;
@@ -233,9 +243,12 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> Result<bool> {
         if r.wrong.is_some() {
             wrong += 1;
         }
+        if r.disputed.is_some() {
+            disputed += 1;
+        }
         let ms = r.elapsed.as_secs_f64() * 1000.0;
         times.push(ms);
-        if !args.quiet || r.wrong.is_some() {
+        if !args.quiet || r.wrong.is_some() || r.disputed.is_some() {
             write!(
                 out,
                 "{} {} line={} nodes={} ms={:.1}",
@@ -246,6 +259,9 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> Result<bool> {
             }
             if let Some(w) = &r.wrong {
                 write!(out, " WRONG: {w}")?;
+            }
+            if let Some(d) = &r.disputed {
+                write!(out, " DISPUTED: {d}")?;
             }
             writeln!(out)?;
         }
@@ -259,10 +275,11 @@ pub fn run(args: &SolveArgs, out: &mut impl Write) -> Result<bool> {
     };
     writeln!(
         out,
-        "solved {}/{}, wrong {}, median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        "solved {}/{}, wrong {}, disputed {}, median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
         solved,
         records.len(),
         wrong,
+        disputed,
         pct(0.5),
         pct(0.99),
         times.last().copied().unwrap_or(0.0)

@@ -2,6 +2,7 @@
 //! answers to a counter-VCF), the defender's answers to a threat (the cells that can break its
 //! line, renju's foul ring included), and the starting proof numbers of attacker moves.
 
+use super::zone::threat_zone;
 use super::{VctSolver, FREE_VCF_FOURS, SHORTCUT_PROBE_NODES, VCF_PROBE_NODES};
 use crate::core::{Board, CellSet, Color, LinePattern, Pos, ThreatClass};
 use crate::tactics::dfpn::Expansion;
@@ -42,7 +43,12 @@ impl VctSolver {
                 return Expansion::Proven(line.first().copied(), true);
             }
         }
-        let mut moves = self.attacker_moves(board);
+        let threat_fours = if self.count_all_moves {
+            self.threat_limit.min(depth.saturating_sub(1)).max(1)
+        } else {
+            self.threat_limit
+        };
+        let mut moves = self.attacker_moves(board, threat_fours);
         let counter = self.answers_to_counter_vcf(board, &mut moves);
         match counter {
             _ if moves.is_empty() => Expansion::Disproven,
@@ -121,7 +127,11 @@ impl VctSolver {
                 return Some(vec![f]);
             }
         }
-        if (self.threat_limit <= 1 && !caro) || !has_four_move(board, attacker) {
+        // Under renju's fouls the open-four points are not all there is to a VCF of one four:
+        // white's four whose only stop is a foul for black is one, and black's open-four point
+        // the board marks as a possible foul may be legal. There the VCF solver decides.
+        let fouls = board.rule().has_fouls();
+        if (self.threat_limit <= 1 && !caro && !fouls) || !has_four_move(board, attacker) {
             return None;
         }
         let threat_fours = if self.count_all_moves {
@@ -157,26 +167,25 @@ impl VctSolver {
     }
 
     /// Fours and threat candidates, the most forcing first, then near the attacker's last
-    /// stone. With classical threats (`threat_limit` 1) a threat must create an open-four
-    /// point, so it has a line of at least a blocked three; deeper threat limits admit every
-    /// move with a line of at least a blocked two. Whether a candidate really threatens is
-    /// decided by the defender node.
-    pub(super) fn attacker_moves(&self, board: &mut Board) -> MoveList {
+    /// stone. The candidates are the cells of the threat zone (see [`super::zone`]) for threats
+    /// of `threat_fours` fours: every cell where a non-four move could be a threat, however far
+    /// from the stones. Whether a candidate really threatens is decided by the defender node. A
+    /// zone walk cut short by its budget marks the search truncated (no final disproof).
+    pub(super) fn attacker_moves(&mut self, board: &mut Board, threat_fours: u32) -> MoveList {
         let attacker = self.attacker;
         let mut moves = MoveList::new();
         four_moves(board, attacker, &mut moves);
         three_moves(board, attacker, &mut moves);
-        let floor = if self.threat_limit <= 1 {
-            LinePattern::Block3
-        } else {
-            LinePattern::Block2
-        };
         let listed: CellSet = {
             let mut s = CellSet::EMPTY;
             moves.iter().for_each(|&p| s.insert(p));
             s
         };
-        for p in board.candidates().iter() {
+        let (zone, complete) = threat_zone(board, attacker, threat_fours);
+        if !complete {
+            self.truncated = true;
+        }
+        for p in zone.iter() {
             if listed.contains(p) {
                 continue;
             }
@@ -184,12 +193,7 @@ impl VctSolver {
             if class == ThreatClass::Forbid && !board.is_legal(p, attacker) {
                 continue;
             }
-            if (0..4).any(|d| {
-                let lp = board.line_pattern(p, attacker, d);
-                lp >= floor && lp != LinePattern::Flex1
-            }) {
-                moves.push(p);
-            }
+            moves.push(p);
         }
         let rank = |c: ThreatClass| match c {
             ThreatClass::Flex4 => 0,

@@ -20,6 +20,7 @@ mod expand;
 mod line;
 #[cfg(test)]
 mod tests;
+mod zone;
 
 use crate::core::{Board, Color, Pos};
 use crate::tactics::dfpn::{self, DfpnTable, Expansion, ProofProblem, INF};

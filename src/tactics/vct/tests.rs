@@ -201,7 +201,7 @@ fn no_defence_outside_the_candidates_after_a_threat_move() {
         let mut solver = VctSolver::new(12);
         solver.set_threat_limit(3);
         solver.attacker = board.side_to_move();
-        for a in solver.attacker_moves(&mut board) {
+        for a in solver.attacker_moves(&mut board, 3) {
             board.make_move(a);
             let threat = match board
                 .threat_cells(solver.attacker, ThreatClass::Flex4)
