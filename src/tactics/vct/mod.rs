@@ -18,6 +18,7 @@
 
 mod expand;
 mod line;
+mod ring;
 #[cfg(test)]
 mod tests;
 mod zone;

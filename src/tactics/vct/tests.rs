@@ -1,9 +1,8 @@
 //! Tests of the VCT solver: the pruning of attacker and defender moves against brute force on
 //! corpus positions, the principal line, and the df-pn table as the solver uses it.
 
-use super::expand::{
-    foul_ring, initial_proof_number, insert_segment_cells, threat_breakers, PLY_SCALE,
-};
+use super::expand::{initial_proof_number, threat_breakers, PLY_SCALE};
+use super::ring::{foul_ring, insert_segment_cells};
 use super::*;
 use crate::core::{CellSet, ThreatClass};
 use crate::corpus::{read_corpus, Record};

@@ -19,7 +19,7 @@
 //! decides which of them really threaten. Near the root a prefix stone only changes the lines
 //! through it, so below the root only those lines are read.
 
-use super::expand::{foul_ring, insert_segment_cells};
+use super::ring::{foul_ring, insert_segment_cells};
 use crate::core::{Board, CellSet, Color, LinePattern, Pos, Rule};
 use crate::tactics::moves::{four_moves, MoveList};
 use smallvec::SmallVec;
