@@ -96,6 +96,11 @@ struct BenchOptions {
     /// Only the search bench (profiling).
     #[arg(long, hide = true)]
     search_only: bool,
+    /// Only the thread bench: nodes/s of the search on this many threads against one thread,
+    /// each bench position searched for `--millis` milliseconds (with `--depth`: to that depth,
+    /// within `--millis`, so the time is the time to depth).
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 #[derive(Subcommand)]
@@ -244,6 +249,22 @@ fn report(result: anyhow::Result<()>) -> ExitCode {
 
 fn run_bench(opts: BenchOptions) -> anyhow::Result<()> {
     use tianyuan::tools::bench;
+    if let Some(threads) = opts.threads {
+        let table = bench::SEARCH_BENCH_TABLE_BYTES * 4;
+        let (n1, s1, d1) = bench::thread_bench(1, opts.millis, opts.depth, table)?;
+        let (nt, st, dt) = bench::thread_bench(threads, opts.millis, opts.depth, table)?;
+        let (r1, rt) = (n1 as f64 / s1.max(1e-9), nt as f64 / st.max(1e-9));
+        println!(
+            "Thread bench: {} ms a position{}, {} MiB table: 1 thread {r1:.0} nodes/s (mean depth {d1:.2}, {s1:.2} s), {} threads {rt:.0} nodes/s (mean depth {dt:.2}, {st:.2} s; {:.2}x the nodes; the machine has {} logical processors)",
+            opts.millis,
+            opts.depth.map_or(String::new(), |d| format!(" up to depth {d}")),
+            table >> 20,
+            threads.clamp(1, tianyuan::search::searcher::max_threads()),
+            rt / r1.max(1e-9),
+            tianyuan::search::searcher::max_threads()
+        );
+        return Ok(());
+    }
     let games = bench::rapfi_games()?;
     let pairs = match (opts.move_pairs, opts.search_only) {
         (Some(n), _) => n,

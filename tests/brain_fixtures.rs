@@ -1,6 +1,6 @@
 //! Byte-exact replays of the manager sessions in `tests/sessions/` (protocol-reference §6) against
 //! the real `pbrain-tianyuan` process: every send is one write of exactly the fixture's bytes, every
-//! expectation is checked in order against the reply lines (MESSAGE / DEBUG skipped), moves must be
+//! expectation is checked in order against the reply lines (MESSAGE / DEBUG / INFO skipped), moves must be
 //! legal on the board the harness keeps, no line may be left over, and stderr must stay empty.
 
 mod common;

@@ -55,6 +55,7 @@ impl SearchInfo {
             elapsed: std::time::Duration::from_millis(elapsed_ms as u64),
             pv: self.pv.clone(),
             hashfull: 0,
+            lines: Vec::new(),
         }
         .message(height)
     }

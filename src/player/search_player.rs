@@ -72,7 +72,9 @@ impl Player for SearchPlayer {
         let height = board.height();
         let capped = self.think_cap.map(|cap| control.capped(cap));
         let control = capped.as_ref().unwrap_or(control);
-        if let Some(probe) = self.probe.as_mut() {
+        // Analysis (several lines, moves kept out) wants the search's answer, not the probe's.
+        let analysis = control.multi_pv > 1 || !control.excluded.is_empty();
+        if let Some(probe) = self.probe.as_mut().filter(|_| !analysis) {
             if let Some(win) = probe.find_win(board, control) {
                 if board.is_legal(win, board.side_to_move()) {
                     control.report(&format!(
@@ -89,7 +91,19 @@ impl Player for SearchPlayer {
                 }
             }
         }
-        let mut report = |it: &crate::search::Iteration| control.report(&it.message(height));
+        let mut report = |it: &crate::search::Iteration| {
+            for line in it.messages(height) {
+                control.report(&line);
+            }
+            if control.yixin_detail {
+                if let Some(best) = it.pv.first() {
+                    control.report(&format!("REALTIME BEST {},{}", best.x(), best.y()));
+                }
+                for line in it.yixin_info() {
+                    control.report(&line);
+                }
+            }
+        };
         let result = self.searcher.search_move(board, control, &mut report);
         let best = result
             .best

@@ -16,7 +16,7 @@
 //! | `@ close` | close the brain's stdin (EOF) |
 //! | `@ exit MS` | expect the brain process to exit within `MS` milliseconds |
 //!
-//! Expectations are matched in order against the brain's reply lines, skipping `MESSAGE …` and
+//! Expectations are matched in order against the brain's reply lines, skipping `MESSAGE …`, `INFO …` and
 //! `DEBUG …` lines ([`is_ignorable_reply`]). Sends do not wait for expectations, so a manager that
 //! writes `START` and `INFO` without waiting for `OK` (GomocupJudge) is written as sends followed by
 //! `< OK`.
@@ -145,11 +145,13 @@ impl fmt::Display for FixtureError {
 
 impl std::error::Error for FixtureError {}
 
-/// True for reply lines that expectations skip: `MESSAGE …` and `DEBUG …` (any case, with the space).
+/// True for reply lines that expectations skip: `MESSAGE …` and `DEBUG …` (any case, with the
+/// space), and the `INFO …` analysis lines Yixin-Board asks for with `show_detail` (it reads them
+/// as analysis, not as answers).
 pub fn is_ignorable_reply(line: &str) -> bool {
     let b = line.as_bytes();
     let has = |p: &[u8]| b.len() >= p.len() && b[..p.len()].eq_ignore_ascii_case(p);
-    has(b"MESSAGE ") || has(b"DEBUG ")
+    has(b"MESSAGE ") || has(b"DEBUG ") || has(b"INFO ")
 }
 
 /// Parses a move reply the way the strictest manager (c-gomoku-cli) does: `<int>,<int>`, no spaces.
@@ -440,6 +442,7 @@ mod tests {
         assert!(is_ignorable_reply("MESSAGE depth 3"));
         assert!(is_ignorable_reply("message hi"));
         assert!(is_ignorable_reply("DEBUG x"));
+        assert!(is_ignorable_reply("INFO PV 0"));
         assert!(!is_ignorable_reply("MESSAGE"));
         assert!(!is_ignorable_reply("OK"));
         assert!(!is_ignorable_reply("7,7"));

@@ -32,6 +32,7 @@ use super::budget::compute_budget;
 use crate::core::{Board, Pos, Rule};
 use crate::player::fallback::fallback_move;
 use crate::player::SearchOutcome;
+use crate::search::searcher::max_threads;
 use crate::search::{MemoryBudget, SearchControl};
 use crate::search::{TimeBudget, TimeInput};
 
@@ -53,8 +54,6 @@ pub const ABANDON_GRACE: Duration = Duration::from_millis(150);
 /// How long the session must be idle before it builds the current rule's tables.
 pub const WARM_UP_DELAY: Duration = Duration::from_millis(30);
 
-/// `MESSAGE INFO MAX_THREAD_NUM` sent for `YXSHOWINFO` (the engine searches on one thread).
-pub const YIXIN_MAX_THREADS: u32 = 1;
 /// `MESSAGE INFO MAX_HASH_SIZE` sent for `YXSHOWINFO` (the value Rapfi sends; the GUI uses it as
 /// the upper bound of its hash-size control, and `hash_size` is honoured up to `max_memory`).
 pub const YIXIN_MAX_HASH_SIZE: u32 = 30;
@@ -124,7 +123,15 @@ struct Session<W: Write> {
     prepared: Option<MemoryBudget>,
     warmed: [bool; 5],
     warming: Option<thread::JoinHandle<()>>,
+    /// Moves the GUI excluded from the search (`YXBLOCK`), until `YXBLOCKUNDO`,
+    /// `YXBLOCKRESET` or a new game.
+    excluded: Vec<Coord>,
+    /// Lines the next search reports (`YXNBEST n`; 1 otherwise).
+    multi_pv: usize,
 }
+
+/// The most lines `YXNBEST` searches.
+pub const MAX_NBEST: usize = 64;
 
 /// Runs the protocol on `input` / `out` until `END`, EOF or a dead output. Spawns the reader and
 /// the search worker; returns without waiting for either.
@@ -166,6 +173,8 @@ where
         prepared: None,
         warmed: [false; 5],
         warming: None,
+        excluded: Vec::new(),
+        multi_pv: 1,
     };
     session.main_loop(&rx)
 }
@@ -450,7 +459,18 @@ impl<W: Write + Send + 'static> Session<W> {
                 }
             }
             BlockKind::Swap2Board => self.swap2(&block.moves, received),
-            BlockKind::YxBlock | BlockKind::YxBlockUndo => Ok(()),
+            BlockKind::YxBlock => {
+                for m in block.moves {
+                    if !self.excluded.contains(&m) {
+                        self.excluded.push(m);
+                    }
+                }
+                Ok(())
+            }
+            BlockKind::YxBlockUndo => {
+                self.excluded.retain(|m| !block.moves.contains(m));
+                Ok(())
+            }
         }
     }
 
@@ -494,6 +514,7 @@ impl<W: Write + Send + 'static> Session<W> {
             cmd,
             Command::Begin
                 | Command::YxNBest(_)
+                | Command::YxSearchDefend
                 | Command::Turn(_)
                 | Command::Play(_)
                 | Command::Takeback(_)
@@ -506,6 +527,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 match check_board_size(width, height) {
                     Ok((w, h)) => {
                         self.settings.new_game();
+                        self.excluded.clear();
                         self.position = Some(Position::new(w, h));
                         self.clear_tables = true;
                         self.prepare_tables();
@@ -518,6 +540,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 Some(pos) => {
                     pos.clear();
                     self.settings.new_game();
+                    self.excluded.clear();
                     self.clear_tables = true;
                     self.prepare_tables();
                     self.write(|w| w.ok())
@@ -525,7 +548,11 @@ impl<W: Write + Send + 'static> Session<W> {
                 None => self.error("RESTART: START expected first"),
             },
             // `start_search` answers "START expected first" without a board.
-            Command::Begin | Command::YxNBest(_) => self.start_search(received),
+            Command::Begin => self.start_search(received),
+            Command::YxNBest(n) => {
+                self.multi_pv = usize::try_from(n).unwrap_or(1).clamp(1, MAX_NBEST);
+                self.start_search(received)
+            }
             Command::Turn(at) => {
                 let rule = self.rule();
                 let Some(pos) = self.position.as_mut() else {
@@ -585,11 +612,21 @@ impl<W: Write + Send + 'static> Session<W> {
                 Ok(())
             }
             Command::YxShowInfo => self.write(|w| {
-                w.message(&format!("INFO MAX_THREAD_NUM {YIXIN_MAX_THREADS}"))?;
+                w.message(&format!("INFO MAX_THREAD_NUM {}", max_threads()))?;
                 w.message(&format!("INFO MAX_HASH_SIZE {YIXIN_MAX_HASH_SIZE}"))
             }),
-            Command::Done | Command::YxStop | Command::Stop | Command::YxBlockReset => Ok(()),
-            Command::YxBalance { .. } | Command::YxSearchDefend | Command::Unsupported { .. } => {
+            Command::YxBlockReset => {
+                self.excluded.clear();
+                Ok(())
+            }
+            Command::Done | Command::YxStop | Command::Stop => Ok(()),
+            // Yixin-Board's Defend button: every root move the search considers (against a
+            // threat, exactly its defences) gets its own line, then the best one is played.
+            Command::YxSearchDefend => {
+                self.multi_pv = MAX_NBEST;
+                self.start_search(received)
+            }
+            Command::YxBalance { .. } | Command::Unsupported { .. } => {
                 self.write(|w| w.unknown(text))
             }
         }
@@ -646,7 +683,13 @@ impl<W: Write + Send + 'static> Session<W> {
                     // Never after the move, nor after the deadline (c-gomoku-cli forfeits a
                     // non-move line past it).
                     if reporting.load(Ordering::Relaxed) && Instant::now() < deadline {
-                        let _ = w.message(text);
+                        // Yixin-Board's analysis lines go out raw (`INFO PV …`, asked for with
+                        // `INFO show_detail` ≥ 2); everything else is a MESSAGE.
+                        let _ = if text.starts_with("INFO ") {
+                            w.line(text)
+                        } else {
+                            w.message(text)
+                        };
                     }
                 })
             })
@@ -654,6 +697,17 @@ impl<W: Write + Send + 'static> Session<W> {
         let mut control = SearchControl::new(budget, stop.clone()).with_reporter(reporter);
         control.max_depth = self.settings.max_depth.and_then(|d| u32::try_from(d).ok());
         control.max_nodes = self.settings.max_node.and_then(|n| u64::try_from(n).ok());
+        control.threads = self.settings.threads();
+        control.multi_pv = std::mem::replace(&mut self.multi_pv, 1);
+        control.yixin_detail = self.settings.yixin.show_detail.is_some_and(|d| d >= 2);
+        control.excluded = self
+            .excluded
+            .iter()
+            .filter_map(|c| {
+                let (x, y) = (usize::try_from(c.x).ok()?, usize::try_from(c.y).ok()?);
+                board.pos(x, y)
+            })
+            .collect();
         self.next_id += 1;
         let job = Job {
             id: self.next_id,

@@ -17,10 +17,10 @@
 //! | `folder` | path, rest of line, may contain spaces | [`Settings::folder`] | `None`: keep no persistent files |
 //! | `max_depth` | plies | [`Settings::max_depth`] | `None` = unlimited (≤ 0 also means unlimited) |
 //! | `max_node` | nodes, −1 = unlimited | [`Settings::max_node`] | `None` = unlimited (≤ 0 also means unlimited) |
-//! | `thread_num` | threads | [`Settings::thread_num`] | `None`: single thread (Gomocup's rules on threads are unclear, §7.2) |
+//! | `thread_num` | threads | [`Settings::thread_num`] | `None`: single thread (Gomocup's rules on threads are unclear, §7.2); the search uses at most the machine's logical processors |
 //! | `hash_size` | KiB (Yixin) | [`Settings::hash_size_kib`] | `None`: size the table from `max_memory` |
 //! | `time_increment` | ms (Yixin) | [`Settings::time_increment`] | 0 |
-//! | `caution_factor`, `pondering`, `vcthread`, `thread_split_depth`, `show_detail`, `usedatabase`, `nbestsym`, `start_depth`, `database_readonly`, `checkmate` | integers (Yixin GUI knobs) | [`Settings::yixin`] | `None` each; stored, not acted upon |
+//! | `caution_factor`, `pondering`, `vcthread`, `thread_split_depth`, `show_detail`, `usedatabase`, `nbestsym`, `start_depth`, `database_readonly`, `checkmate` | integers (Yixin GUI knobs) | [`Settings::yixin`] | `None` each; stored; `show_detail` ≥ 2 adds Yixin-Board's analysis lines to the search's reports, the others are not acted upon |
 //! | anything else | – | [`Settings::extra`] (first [`MAX_EXTRA_KEYS`] keys) | ignored (c-gomoku-cli `option.KEY=VALUE` lands here) |
 //!
 //! Settings survive `START`/`RESTART`: Yixin-Board sends its `INFO` block only once at start-up and
@@ -141,7 +141,8 @@ pub struct YixinKnobs {
     pub vcthread: Option<i64>,
     /// `thread_split_depth`.
     pub thread_split_depth: Option<i64>,
-    /// `show_detail` (≥ 2: the GUI wants realtime `MESSAGE REALTIME …` lines).
+    /// `show_detail` (≥ 2: the GUI wants its analysis lines, `MESSAGE REALTIME BEST` and
+    /// `INFO PV …`).
     pub show_detail: Option<i64>,
     /// `usedatabase`.
     pub usedatabase: Option<i64>,

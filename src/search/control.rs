@@ -25,6 +25,15 @@ pub struct SearchControl {
     pub max_depth: Option<u32>,
     /// `INFO max_node`, if limited.
     pub max_nodes: Option<u64>,
+    /// Search threads (`INFO thread_num`; 1 unless set).
+    pub threads: usize,
+    /// Root moves to search with full lines (`YXNBEST n`; 1 unless set).
+    pub multi_pv: usize,
+    /// Root moves not to search (`YXBLOCK`).
+    pub excluded: Vec<crate::core::Pos>,
+    /// Yixin-Board's analysis lines wanted (`INFO show_detail` ≥ 2): each iteration also
+    /// reports `REALTIME BEST` and the raw `INFO PV …` lines (see `Iteration::yixin_info`).
+    pub yixin_detail: bool,
 }
 
 impl SearchControl {
@@ -36,6 +45,10 @@ impl SearchControl {
             reporter: None,
             max_depth: None,
             max_nodes: None,
+            threads: 1,
+            multi_pv: 1,
+            excluded: Vec::new(),
+            yixin_detail: false,
         }
     }
 
@@ -132,6 +145,9 @@ impl std::fmt::Debug for SearchControl {
             .field("reporter", &self.reporter.is_some())
             .field("max_depth", &self.max_depth)
             .field("max_nodes", &self.max_nodes)
+            .field("threads", &self.threads)
+            .field("multi_pv", &self.multi_pv)
+            .field("excluded", &self.excluded)
             .finish()
     }
 }

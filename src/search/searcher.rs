@@ -21,7 +21,7 @@
 //! play its fours; the opponent's only answer to a four is its block (a node with a five
 //! threat searches nothing else); so at the horizon every continuous-four win is seen.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -67,6 +67,9 @@ pub struct Iteration {
     pub pv: Vec<Pos>,
     /// Per mille of the table filled by this search.
     pub hashfull: u32,
+    /// Multi-PV (`YXNBEST n`): the best root moves' values and lines, best first (the first is
+    /// `value` and `pv`); empty for a single-PV search.
+    pub lines: Vec<(Value, Vec<Pos>)>,
 }
 
 impl Iteration {
@@ -96,6 +99,80 @@ impl Iteration {
             names.join(" "),
             wire.join(" ")
         )
+    }
+}
+
+impl Iteration {
+    /// The `MESSAGE` texts of this iteration: [`Iteration::message`] alone, or with multi-PV
+    /// one line per root move, best first, each `multipv <k>` after the depth (`k` from 1) with
+    /// its own value and line (protocol.md §8).
+    pub fn messages(&self, height: usize) -> Vec<String> {
+        if self.lines.len() <= 1 {
+            return vec![self.message(height)];
+        }
+        self.lines
+            .iter()
+            .enumerate()
+            .map(|(k, (value, line))| {
+                let one = Iteration {
+                    value: *value,
+                    pv: line.clone(),
+                    lines: Vec::new(),
+                    ..self.clone()
+                };
+                let text = one.message(height);
+                // `depth 9-17 ev …` → `depth 9-17 multipv 2 ev …`
+                match text.find(" ev ") {
+                    Some(at) => format!("{} multipv {}{}", &text[..at], k + 1, &text[at..]),
+                    None => text,
+                }
+            })
+            .collect()
+    }
+}
+
+impl Iteration {
+    /// Yixin-Board's analysis lines for this iteration (raw `INFO …` lines, sent when the GUI
+    /// asks with `INFO show_detail` ≥ 2): for each line `k` (from 0) `INFO PV k`, `INFO NUMPV n`,
+    /// `INFO DEPTH d`, `INFO SELDEPTH s`, `INFO NODES n`, `INFO EVAL v`, `INFO WINRATE w`
+    /// (0–1, from the evaluation's scale), `INFO BESTLINE x,y x,y …` and `INFO PV DONE`, which
+    /// the GUI turns into a win-rate label on each line's first move.
+    pub fn yixin_info(&self) -> Vec<String> {
+        let single = [(self.value, self.pv.clone())];
+        let lines: &[(Value, Vec<Pos>)] = if self.lines.is_empty() {
+            &single
+        } else {
+            &self.lines
+        };
+        let mut out = Vec::new();
+        for (k, (value, line)) in lines.iter().enumerate() {
+            let best: Vec<String> = line
+                .iter()
+                .map(|p| format!("{},{}", p.x(), p.y()))
+                .collect();
+            out.push(format!("INFO PV {k}"));
+            out.push(format!("INFO NUMPV {}", lines.len()));
+            out.push(format!("INFO DEPTH {}", self.depth));
+            out.push(format!("INFO SELDEPTH {}", self.seldepth));
+            out.push(format!("INFO NODES {}", self.nodes));
+            out.push(format!("INFO EVAL {}", describe(*value)));
+            out.push(format!("INFO WINRATE {:.4}", win_rate(*value)));
+            out.push(format!("INFO BESTLINE {}", best.join(" ")));
+            out.push("INFO PV DONE".to_owned());
+        }
+        out
+    }
+}
+
+/// The win probability of a value for the side to move (the evaluation's scale:
+/// `1 / (1 + exp(−v / 200))`; a mate is certain).
+pub fn win_rate(v: Value) -> f64 {
+    if v >= MATE_BOUND {
+        1.0
+    } else if v <= -MATE_BOUND {
+        0.0
+    } else {
+        1.0 / (1.0 + (-(v as f64) / 200.0).exp())
     }
 }
 
@@ -201,10 +278,50 @@ struct Limits {
     max_nodes: Option<u64>,
 }
 
-/// The main search, with its table and histories.
+/// The most search threads used: more than the machine's logical processors never helps.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Lazy SMP: helper `i` from 2 on skips the iterations where
+/// `(depth + SKIP_PHASE[j]) / SKIP_SIZE[j]` is odd, `j = (i − 2) mod 20`, so that many threads
+/// spread over neighbouring depths instead of all searching the same one (Stockfish's tables;
+/// unmeasured beyond two threads, the most this project's machine has).
+const SKIP_SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Whether helper `thread` skips the iteration at `depth`.
+fn helper_skips(thread: usize, depth: i32) -> bool {
+    // The first helper searches every depth: with two threads that reached a fixed depth in
+    // 0.62 of one thread's time on the bench positions, where skipping every other depth took
+    // 0.81 (`bench --threads 2 --depth 9 --millis 20000`).
+    if thread <= 1 || depth <= 1 {
+        return false;
+    }
+    let j = (thread - 2) % SKIP_SIZE.len();
+    ((depth + SKIP_PHASE[j]) / SKIP_SIZE[j]) % 2 != 0
+}
+
+/// The main search, with its table and histories, and its helper threads' searchers.
 pub struct Searcher {
     params: SearchParams,
-    tt: TranspositionTable,
+    /// The transposition table, shared with the helpers.
+    tt: Arc<TranspositionTable>,
+    /// Lazy SMP helpers (one per extra thread): each searches the same root on its own board
+    /// and histories, sharing the table.
+    helpers: Vec<Searcher>,
+    /// 0 for the main searcher, 1… for helpers.
+    thread: usize,
+    /// Where a helper publishes its node count for the main searcher's reports.
+    published: Option<Arc<AtomicU64>>,
+    /// The helpers' published node counts, during a threaded search.
+    helper_nodes: Vec<Arc<AtomicU64>>,
+    /// Nodes of the last `search_move` on all threads.
+    searched: u64,
+    /// Root moves to search with full lines (multi-PV), from the search control.
+    multi_pv: usize,
+    /// Root moves not to search (`YXBLOCK`), from the search control.
+    excluded: Vec<Pos>,
     history: History,
     board: Board,
     nodes: u64,
@@ -228,9 +345,21 @@ struct RootMove {
 impl Searcher {
     /// A searcher whose table takes about `tt_bytes` bytes.
     pub fn new(tt_bytes: u64) -> Searcher {
+        Searcher::sharing(Arc::new(TranspositionTable::new(tt_bytes)), 0)
+    }
+
+    /// A searcher on the shared table `tt`, thread number `thread`.
+    fn sharing(tt: Arc<TranspositionTable>, thread: usize) -> Searcher {
         Searcher {
             params: SearchParams::default(),
-            tt: TranspositionTable::new(tt_bytes),
+            tt,
+            helpers: Vec::new(),
+            thread,
+            published: None,
+            helper_nodes: Vec::new(),
+            searched: 0,
+            multi_pv: 1,
+            excluded: Vec::new(),
             history: History::default(),
             board: Board::new(15, 15, Rule::Freestyle).expect("a 15x15 board"),
             nodes: 0,
@@ -247,12 +376,45 @@ impl Searcher {
     /// Uses `params` for the pruning and reduction steps.
     pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;
+        for h in &mut self.helpers {
+            h.params = params;
+        }
+    }
+
+    /// Searches on `threads` threads from now on (at least 1, at most [`max_threads`]).
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.clamp(1, max_threads().max(1));
+        self.helpers.truncate(threads - 1);
+        while self.helpers.len() + 1 < threads {
+            let mut helper = Searcher::sharing(Arc::clone(&self.tt), self.helpers.len() + 1);
+            helper.params = self.params;
+            self.helpers.push(helper);
+        }
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
+    }
+
+    /// Puts a new table of `bytes` in place, for the helpers too (the old one goes as soon as
+    /// nothing holds it).
+    fn replace_table(&mut self, bytes: u64) {
+        self.tt = Arc::new(TranspositionTable::new(bytes));
+        for h in &mut self.helpers {
+            h.tt = Arc::clone(&self.tt);
+        }
     }
 
     /// Resizes the table (emptying it) to about `bytes` bytes, if its size differs.
     pub fn resize(&mut self, bytes: u64) {
         if self.tt.bytes() != (bytes / 64).max(1) * 64 {
-            self.tt = TranspositionTable::new(bytes);
+            // The old table goes first: two large tables at once could pass the memory limit.
+            self.tt = Arc::new(TranspositionTable::new(64));
+            for h in &mut self.helpers {
+                h.tt = Arc::clone(&self.tt);
+            }
+            self.replace_table(bytes);
         }
     }
 
@@ -263,8 +425,13 @@ impl Searcher {
 
     /// Forgets the table and the histories (a new game, `YXHASHCLEAR`).
     pub fn clear(&mut self) {
-        self.tt.clear();
+        let bytes = self.tt.bytes();
+        self.resize(64);
+        self.replace_table(bytes);
         self.history.clear();
+        for h in &mut self.helpers {
+            h.history.clear();
+        }
     }
 
     /// Searches `board` under `control` (its deadline, stop flag, depth and node limits),
@@ -275,6 +442,12 @@ impl Searcher {
         control: &SearchControl,
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
+        self.set_threads(control.threads);
+        self.multi_pv = control.multi_pv.max(1);
+        self.excluded.clone_from(&control.excluded);
+        for h in &mut self.helpers {
+            h.excluded.clone_from(&control.excluded);
+        }
         let budget = control.budget();
         let received = budget.deadline - budget.hard;
         self.limits = Limits {
@@ -291,7 +464,7 @@ impl Searcher {
         // the last iteration, stopped at the deadline, still gives a better move when one
         // beat the old best.
         let turn_only = budget.soft >= budget.hard;
-        self.run(board, received, max_depth, immediate, |it, changes| {
+        let done = |it: &Iteration, changes: u32| {
             on_iteration(it);
             if turn_only {
                 return false;
@@ -306,12 +479,87 @@ impl Searcher {
             };
             let elapsed = it.elapsed;
             elapsed >= soft.mul_f64(factor) || received + elapsed * 2 >= budget.deadline
-        })
+        };
+        self.tt.new_search();
+        // A node-limited search stays on one thread, so that it is reproducible.
+        let threaded = self.threads() > 1 && self.limits.max_nodes.is_none() && !immediate;
+        let result = if threaded {
+            self.run_threaded(board, received, budget.deadline, max_depth, done)
+        } else {
+            self.run(board, received, max_depth, immediate, done)
+        };
+        self.searched = self.nodes;
+        if threaded {
+            self.searched += self.helpers.iter().map(|h| h.nodes).sum::<u64>();
+        }
+        result
+    }
+
+    /// Nodes the last [`Searcher::search_move`] searched on all its threads.
+    pub fn nodes_searched(&self) -> u64 {
+        self.searched
+    }
+
+    /// Lazy SMP: the helpers search the same root on their own threads until the main search
+    /// (this thread, which alone decides when to stop and reports) is done; the move comes from
+    /// the deepest completed iteration, the main search's on a tie.
+    fn run_threaded(
+        &mut self,
+        board: &Board,
+        received: Instant,
+        deadline: Instant,
+        max_depth: i32,
+        done: impl FnMut(&Iteration, u32) -> bool,
+    ) -> SearchResult {
+        let stop_helpers = Arc::new(AtomicBool::new(false));
+        let mut helpers = std::mem::take(&mut self.helpers);
+        self.helper_nodes = helpers
+            .iter()
+            .map(|_| Arc::new(AtomicU64::new(0)))
+            .collect();
+        let result = std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for (helper, counter) in helpers.iter_mut().zip(&self.helper_nodes) {
+                helper.limits = Limits {
+                    deadline: Some(deadline),
+                    stop: Some(Arc::clone(&stop_helpers)),
+                    max_nodes: None,
+                };
+                helper.published = Some(Arc::clone(counter));
+                let spawned = std::thread::Builder::new()
+                    .name(format!("helper {}", helper.thread))
+                    .spawn_scoped(scope, move || {
+                        helper.run(board, received, max_depth, false, |_, _| false)
+                    });
+                // A thread the system refuses only costs its share of the search.
+                if let Ok(handle) = spawned {
+                    handles.push(handle);
+                }
+            }
+            let main = self.run(board, received, max_depth, false, done);
+            stop_helpers.store(true, Ordering::Relaxed);
+            handles
+                .into_iter()
+                .filter_map(|h| h.join().ok())
+                .fold(main, |best, r| {
+                    if r.last.depth > best.last.depth && r.best.is_some() {
+                        r
+                    } else {
+                        best
+                    }
+                })
+        });
+        self.helpers = helpers;
+        self.helper_nodes.clear();
+        result
     }
 
     /// Searches `board` to `depth` plies, with no time limit (benchmarks, tests).
     pub fn search_depth(&mut self, board: &Board, depth: i32) -> SearchResult {
         self.limits = Limits::default();
+        self.multi_pv = 1;
+        self.excluded.clear();
+        self.tt.new_search();
         self.run(
             board,
             Instant::now(),
@@ -338,7 +586,6 @@ impl Searcher {
         self.next_check = CHECK_EVERY;
         self.stopped = false;
         self.seldepth = 0;
-        self.tt.new_search();
         for f in &mut self.stack {
             *f = Frame::default();
         }
@@ -364,6 +611,10 @@ impl Searcher {
                 .filter(|&p| self.board.is_legal(p, me))
                 .collect();
         }
+        // Moves the GUI excluded (`YXBLOCK`) are not searched, unless nothing else is left.
+        if moves.iter().any(|m| !self.excluded.contains(m)) {
+            moves.retain(|m| !self.excluded.contains(m));
+        }
         let mut root: Vec<RootMove> = moves
             .iter()
             .map(|&mv| RootMove {
@@ -381,6 +632,7 @@ impl Searcher {
                 elapsed: Duration::ZERO,
                 pv: root.first().map(|r| r.mv).into_iter().collect(),
                 hashfull: 0,
+                lines: Vec::new(),
             },
         };
         if root.is_empty() || immediate {
@@ -397,8 +649,35 @@ impl Searcher {
         let single = root.len() == 1;
         let mut changes = 0u32;
         let mut previous: Option<Value> = None;
+        // Helpers search one line: the main thread alone answers for the others.
+        let multi_pv = if self.thread == 0 {
+            self.multi_pv.min(root.len())
+        } else {
+            1
+        };
+        let mut previous_lines: Vec<Value> = Vec::new();
         for depth in 1..=max_depth {
+            if helper_skips(self.thread, depth) {
+                continue;
+            }
             let value = self.aspiration(&mut root, depth, previous);
+            // Multi-PV: the k-th line is the best of the moves after the k − 1 found before it.
+            let mut lines = Vec::new();
+            if multi_pv > 1 && !self.stopped {
+                lines.push((value, self.line_from(root[0].mv)));
+                for k in 1..multi_pv {
+                    let v = self.aspiration(&mut root[k..], depth, previous_lines.get(k).copied());
+                    if self.stopped {
+                        break;
+                    }
+                    lines.push((v, self.line_from(root[k].mv)));
+                }
+                if self.stopped {
+                    // An iteration cut short keeps the last complete set of lines.
+                    break;
+                }
+                previous_lines = lines.iter().map(|l| l.0).collect();
+            }
             if self.stopped {
                 // A move that beat the last iteration's best before the stop is taken: it
                 // was searched to this iteration's depth, the old best too.
@@ -413,17 +692,20 @@ impl Searcher {
                 changes += 2;
             }
             changes /= 2;
-            let mut pv = vec![best];
-            pv.extend(self.pv[1].iter().copied());
+            let pv = match lines.first() {
+                Some((_, line)) => line.clone(),
+                None => self.line_from(best),
+            };
             result.best = Some(best);
             result.last = Iteration {
                 depth,
                 seldepth: self.seldepth,
                 value,
-                nodes: self.nodes,
+                nodes: self.nodes + self.helper_nodes(),
                 elapsed: started.elapsed(),
                 pv,
                 hashfull: self.tt.hashfull(),
+                lines,
             };
             previous = Some(value);
             // A proven result needs no deeper look.
@@ -433,6 +715,13 @@ impl Searcher {
             }
         }
         result
+    }
+
+    /// The principal line of the root move `mv` just searched: `mv`, then the line from ply 1.
+    fn line_from(&self, mv: Pos) -> Vec<Pos> {
+        let mut line = vec![mv];
+        line.extend(self.pv[1].iter().copied());
+        line
     }
 
     /// One iteration at `depth`, with an aspiration window around the last value from depth 5.
@@ -516,12 +805,23 @@ impl Searcher {
         best
     }
 
+    /// The nodes the helpers have published during a threaded search.
+    fn helper_nodes(&self) -> u64 {
+        self.helper_nodes
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .sum()
+    }
+
     /// Counts a node; true when the search must stop (then `stopped` is set).
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_EVERY;
+            if let Some(p) = &self.published {
+                p.store(self.nodes, Ordering::Relaxed);
+            }
             let over_time = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
             let flagged = self
                 .limits
@@ -989,6 +1289,88 @@ mod tests {
         let b = board(Rule::Freestyle, "h8a1i8a3j8a5");
         let r = s.search_depth(&b, 4);
         assert!(wins_within(r.last.value, 3), "{}", describe(r.last.value));
+        let m = r.best.unwrap();
+        assert!(m == Pos::new(6, 7) || m == Pos::new(10, 7), "{m:?}");
+    }
+
+    #[test]
+    fn multi_pv_orders_distinct_lines_and_skips_excluded_moves() {
+        let mut s = Searcher::new(1 << 22);
+        // Black's open three: both open-four points win, every other move is worse.
+        let b = board(Rule::Freestyle, "h8a1i8a3j8a5");
+        let mut control = SearchControl::for_millis(2_000);
+        control.max_depth = Some(6);
+        control.multi_pv = 3;
+        let r = s.search_move(&b, &control, &mut |_| {});
+        let lines = &r.last.lines;
+        assert_eq!(lines.len(), 3);
+        let firsts: Vec<Pos> = lines.iter().map(|l| l.1[0]).collect();
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+        assert!(lines.windows(2).all(|w| w[0].0 >= w[1].0), "{lines:?}");
+        assert_eq!(Some(firsts[0]), r.best);
+        assert_eq!(r.last.pv, lines[0].1);
+        let open_fours = [Pos::new(6, 7), Pos::new(10, 7)];
+        assert!(open_fours.contains(&firsts[0]) && open_fours.contains(&firsts[1]));
+        // One MESSAGE line per line, numbered.
+        let texts = r.last.messages(15);
+        assert_eq!(texts.len(), 3);
+        assert!(texts[1].contains(" multipv 2 ev "), "{}", texts[1]);
+        // Excluded moves are not searched: the other open-four point is chosen.
+        control.multi_pv = 1;
+        control.excluded = vec![Pos::new(6, 7)];
+        let r = s.search_move(&b, &control, &mut |_| {});
+        assert_eq!(r.best, Some(Pos::new(10, 7)));
+        // When every move is excluded, the search still answers.
+        control.excluded = b.empty_cells().iter().collect();
+        assert!(s.search_move(&b, &control, &mut |_| {}).best.is_some());
+    }
+
+    #[test]
+    fn helpers_spread_over_depths() {
+        // The main thread and the first helper search every depth; helper 2 every other one;
+        // no helper skips depth 1 or every depth.
+        assert!((1..20).all(|d| !helper_skips(0, d)));
+        assert!((1..20).all(|d| !helper_skips(1, d)));
+        let searched: Vec<i32> = (1..10).filter(|&d| !helper_skips(2, d)).collect();
+        assert_eq!(searched, vec![1, 2, 4, 6, 8]);
+        for thread in 1..40 {
+            assert!(!helper_skips(thread, 1));
+            assert!((2..20).any(|d| !helper_skips(thread, d)), "{thread}");
+        }
+    }
+
+    #[test]
+    fn a_threaded_search_shares_its_table_and_counts_every_thread() {
+        let mut s = Searcher::new(1 << 22);
+        s.set_threads(2);
+        // Thread counts are bounded by the machine; ask for many, get at most its processors.
+        assert!(s.threads() >= 1 && s.threads() <= max_threads());
+        s.set_threads(1_000_000);
+        assert_eq!(s.threads(), max_threads());
+        s.set_threads(0);
+        assert_eq!(s.threads(), 1);
+        let threads = 2.min(max_threads());
+        let b = board(Rule::Freestyle, "h8h9i8i9g9j8");
+        let mut control = SearchControl::for_millis(300);
+        control.threads = threads;
+        let mut reports = Vec::new();
+        let r = s.search_move(&b, &control, &mut |it| reports.push(it.nodes));
+        assert_eq!(s.threads(), threads);
+        let best = r.best.expect("a move");
+        assert!(b.is_empty(best));
+        assert!(!reports.is_empty());
+        // The total counts the helpers' nodes too; the main thread alone has fewer.
+        assert!(s.nodes_searched() >= s.nodes);
+        if threads > 1 {
+            assert!(s.nodes_searched() > s.nodes);
+            assert!(s.helpers.iter().all(|h| Arc::ptr_eq(&h.tt, &s.tt)));
+        }
+        // A new game gives every thread the same new table.
+        s.clear();
+        assert!(s.helpers.iter().all(|h| Arc::ptr_eq(&h.tt, &s.tt)));
+        // The open three wins: every thread count finds it.
+        let b = board(Rule::Freestyle, "h8a1i8a3j8a5");
+        let r = s.search_move(&b, &control, &mut |_| {});
         let m = r.best.unwrap();
         assert!(m == Pos::new(6, 7) || m == Pos::new(10, 7), "{m:?}");
     }

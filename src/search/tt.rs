@@ -5,9 +5,10 @@
 //! xor the data, and the data (move 16 bits, value 16, static eval 16, depth 8, bound 2, PV 1,
 //! generation 5). A bucket is found from the key's high bits (`key · buckets >> 64`), an entry
 //! is the one whose first word xor its second is the key, so a torn write (two threads at
-//! once) reads as a miss, never as a wrong hit. The words are one zeroed array: allocating and
-//! emptying the table take constant time, whatever its size (the system maps zero pages on
-//! first touch).
+//! once) reads as a miss, never as a wrong hit. The words are atomics read and written with
+//! relaxed ordering (plain loads and stores on x86-64): the search threads of Lazy SMP share one
+//! table without locks. They are one zeroed array: allocating and emptying the table take
+//! constant time, whatever its size (the system maps zero pages on first touch).
 //!
 //! **Replacement.** A position already stored is overwritten by an exact bound, a search at
 //! least its depth − 2, or a search of a newer generation (its old move is kept when the new
@@ -17,6 +18,7 @@
 
 use super::value::Value;
 use crate::core::Pos;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// Entries per bucket.
 const WAYS: usize = 4;
@@ -57,11 +59,27 @@ pub struct TtEntry {
 
 /// The transposition table.
 pub struct TranspositionTable {
-    words: Vec<u64>,
-    /// Index of bucket 0's first word: a 64-byte boundary.
+    words: Vec<AtomicU64>,
+    /// Words before the first cache-line-aligned bucket.
     offset: usize,
     buckets: usize,
-    generation: u8,
+    generation: AtomicU8,
+}
+
+// `zeroed_words` reuses a `Vec<u64>`'s allocation as `Vec<AtomicU64>`.
+const _: () = assert!(
+    std::mem::size_of::<u64>() == std::mem::size_of::<AtomicU64>()
+        && std::mem::align_of::<u64>() == std::mem::align_of::<AtomicU64>()
+);
+
+/// `n` zeroed atomic words, allocated as zeroed memory (`calloc`: pages are mapped on first
+/// touch, so a large table costs nothing until the search writes to it).
+fn zeroed_words(n: usize) -> Vec<AtomicU64> {
+    let mut words = std::mem::ManuallyDrop::new(vec![0u64; n]);
+    let (ptr, len, cap) = (words.as_mut_ptr(), words.len(), words.capacity());
+    // SAFETY: AtomicU64 has the size and alignment of u64 (asserted above) and the same bit
+    // validity; the allocation is handed over whole, with its length and capacity.
+    unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU64>(), len, cap) }
 }
 
 fn pack(
@@ -109,14 +127,14 @@ impl TranspositionTable {
     /// A table of (about) `bytes` bytes, at least one bucket.
     pub fn new(bytes: u64) -> Self {
         let buckets = ((bytes / 64) as usize).max(1);
-        let words = vec![0u64; buckets * BUCKET_WORDS + BUCKET_WORDS];
+        let words = zeroed_words(buckets * BUCKET_WORDS + BUCKET_WORDS);
         let misalign = (words.as_ptr() as usize) % 64;
         let offset = ((64 - misalign) % 64) / 8;
         TranspositionTable {
             words,
             offset,
             buckets,
-            generation: 0,
+            generation: AtomicU8::new(0),
         }
     }
 
@@ -131,8 +149,24 @@ impl TranspositionTable {
     }
 
     /// Starts a new search: entries stored before it age by one.
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) % GENERATIONS;
+    pub fn new_search(&self) {
+        let next = (self.generation() + 1) % GENERATIONS;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn word(&self, i: usize) -> u64 {
+        self.words[i].load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn set_word(&self, i: usize, v: u64) {
+        self.words[i].store(v, Ordering::Relaxed);
     }
 
     #[inline]
@@ -145,10 +179,10 @@ impl TranspositionTable {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let base = self.bucket(key);
-        let bucket = &self.words[base..base + BUCKET_WORDS];
-        for e in bucket.chunks_exact(2) {
-            if e[0] ^ e[1] == key {
-                return unpack(e[1]);
+        for way in 0..WAYS {
+            let (k, d) = (self.word(base + 2 * way), self.word(base + 2 * way + 1));
+            if k ^ d == key {
+                return unpack(d);
             }
         }
         None
@@ -157,7 +191,7 @@ impl TranspositionTable {
     /// Stores a search result for `key` (see the module docs for what is replaced).
     #[allow(clippy::too_many_arguments)]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         mv: Option<Pos>,
         value: Value,
@@ -166,12 +200,12 @@ impl TranspositionTable {
         bound: Bound,
         pv: bool,
     ) {
-        let generation = self.generation;
+        let generation = self.generation();
         let base = self.bucket(key);
         let mut target = 0;
         let mut worst = i32::MAX;
         for way in 0..WAYS {
-            let (k, d) = (self.words[base + 2 * way], self.words[base + 2 * way + 1]);
+            let (k, d) = (self.word(base + 2 * way), self.word(base + 2 * way + 1));
             if k ^ d == key {
                 if let Some(old) = unpack(d) {
                     let keep = bound != Bound::Exact
@@ -182,8 +216,8 @@ impl TranspositionTable {
                     }
                     let mv = mv.or(old.mv);
                     let data = pack(mv, value, eval, depth, bound, pv, generation);
-                    self.words[base + 2 * way] = key ^ data;
-                    self.words[base + 2 * way + 1] = data;
+                    self.set_word(base + 2 * way, key ^ data);
+                    self.set_word(base + 2 * way + 1, data);
                     return;
                 }
             }
@@ -200,8 +234,8 @@ impl TranspositionTable {
             }
         }
         let data = pack(mv, value, eval, depth, bound, pv, generation);
-        self.words[base + 2 * target] = key ^ data;
-        self.words[base + 2 * target + 1] = data;
+        self.set_word(base + 2 * target, key ^ data);
+        self.set_word(base + 2 * target + 1, data);
     }
 
     /// Per mille of the entries in the first buckets that this search generation stored.
@@ -211,8 +245,8 @@ impl TranspositionTable {
         for b in 0..buckets {
             let base = self.offset + b * BUCKET_WORDS;
             for way in 0..WAYS {
-                let d = self.words[base + 2 * way + 1];
-                if unpack(d).is_some() && generation_of(d) == self.generation {
+                let d = self.word(base + 2 * way + 1);
+                if unpack(d).is_some() && generation_of(d) == self.generation() {
                     used += 1;
                 }
             }
@@ -262,7 +296,7 @@ mod tests {
     #[test]
     fn replacement_keeps_deep_and_recent_entries() {
         // One bucket: every key lands in it.
-        let mut tt = TranspositionTable::new(64);
+        let tt = TranspositionTable::new(64);
         for i in 0..4 {
             tt.store(key(i), None, 0, 0, 10 + i as i32, Bound::Exact, false);
         }
@@ -289,14 +323,14 @@ mod tests {
 
     #[test]
     fn a_torn_entry_reads_as_a_miss() {
-        let mut tt = TranspositionTable::new(1 << 12);
+        let tt = TranspositionTable::new(1 << 12);
         tt.store(key(5), Some(Pos(1)), 10, 0, 4, Bound::Exact, false);
         let base = tt.bucket(key(5));
         // Another writer's data word over this entry's key word.
         let way = (0..WAYS)
-            .find(|w| tt.words[base + 2 * w] ^ tt.words[base + 2 * w + 1] == key(5))
+            .find(|w| tt.word(base + 2 * w) ^ tt.word(base + 2 * w + 1) == key(5))
             .unwrap();
-        tt.words[base + 2 * way + 1] ^= 1 << 20;
+        tt.set_word(base + 2 * way + 1, tt.word(base + 2 * way + 1) ^ (1 << 20));
         assert_eq!(tt.probe(key(5)), None);
     }
 }

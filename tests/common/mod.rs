@@ -128,7 +128,8 @@ impl Brain {
         self.lines.recv_timeout(timeout).ok()
     }
 
-    /// The next reply line that is not `MESSAGE …` / `DEBUG …`; panics on timeout or on a line
+    /// The next reply line that is not `MESSAGE …` / `DEBUG …` / a Yixin `INFO …` analysis line
+    /// ([`tianyuan::protocol::fixture::is_ignorable_reply`]); panics on timeout or on a line
     /// ending in CR.
     pub fn reply(&mut self, timeout: Duration) -> Reply {
         let until = Instant::now() + timeout;
@@ -145,8 +146,7 @@ impl Brain {
                 "surrounding whitespace in {:?}",
                 r.text
             );
-            let upper = r.text.to_ascii_uppercase();
-            if upper.starts_with("MESSAGE ") || upper.starts_with("DEBUG ") {
+            if tianyuan::protocol::fixture::is_ignorable_reply(&r.text) {
                 continue;
             }
             return r;

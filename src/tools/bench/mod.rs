@@ -232,6 +232,35 @@ pub fn search_bench(depth: i32, table_bytes: u64) -> Result<Vec<SearchBenchLine>
     Ok(out)
 }
 
+/// Searches every bench position for `millis` milliseconds on `threads` threads with an empty
+/// table of `table_bytes` (or to `depth`, within that time); returns the nodes searched on all
+/// threads, the seconds taken and the mean depth of the iterations the moves came from.
+pub fn thread_bench(
+    threads: usize,
+    millis: u64,
+    depth: Option<i32>,
+    table_bytes: u64,
+) -> Result<(u64, f64, f64)> {
+    let (mut nodes, mut secs, mut depths, mut count) = (0, 0.0, 0, 0);
+    for g in search_games()? {
+        let mut board = Board::new(g.size, g.size, g.rule).map_err(anyhow::Error::msg)?;
+        for &p in &g.moves {
+            board.make_move(p);
+        }
+        let mut searcher = crate::search::Searcher::new(table_bytes);
+        let mut control = crate::search::SearchControl::for_millis(millis);
+        control.threads = threads;
+        control.max_depth = depth.and_then(|d| u32::try_from(d).ok());
+        let start = Instant::now();
+        let r = searcher.search_move(&board, &control, &mut |_| {});
+        secs += start.elapsed().as_secs_f64();
+        nodes += searcher.nodes_searched();
+        depths += r.last.depth;
+        count += 1;
+    }
+    Ok((nodes, secs, depths as f64 / f64::from(count.max(1))))
+}
+
 /// One line of the `bench` report.
 pub struct MoveBenchResult {
     /// Rule of the set.
