@@ -152,3 +152,66 @@ fn search_defend_lists_the_defences_then_moves() {
     assert!(numbered >= 2, "{lines:?}");
     b.finish();
 }
+
+/// Yixin-Board asks its opening database at every position (`yxquerydatabaseallt`, stones,
+/// `done`), even while the engine thinks: the answers of an empty database, nothing else.
+#[test]
+fn database_queries_get_empty_answers() {
+    let mut b = Brain::start(&[]);
+    b.send("START 15");
+    assert_eq!(b.expect(secs(5)), "OK");
+    b.send_all(&["yxquerydatabaseallt", "7,7", "8,8", "done"]);
+    for want in [
+        "MESSAGE DATABASE REFRESH",
+        "MESSAGE DATABASE DONE",
+        "MESSAGE DATABASE TEXT \"\"",
+    ] {
+        assert_eq!(b.raw_line(secs(2)).expect("a line").text, want);
+    }
+    b.send_all(&["yxquerydatabaseone", "7,7", "done"]);
+    assert_eq!(
+        b.raw_line(secs(2)).expect("a line").text,
+        "MESSAGE DATABASE ONE 0 0 0 0"
+    );
+    b.send_all(&["yxquerydatabasetext", "done"]);
+    assert_eq!(
+        b.raw_line(secs(2)).expect("a line").text,
+        "MESSAGE DATABASE TEXT \"\""
+    );
+    b.send_all(&["yxquerydatabaseall", "done"]);
+    assert_eq!(
+        b.raw_line(secs(2)).unwrap().text,
+        "MESSAGE DATABASE REFRESH"
+    );
+    assert_eq!(b.raw_line(secs(2)).unwrap().text, "MESSAGE DATABASE DONE");
+    // Sent while the engine thinks: the move first, then the answers, and no UNKNOWN anywhere.
+    b.send_all(&[
+        "INFO timeout_turn 300",
+        "BEGIN",
+        "yxquerydatabaseallt",
+        "7,7",
+        "done",
+    ]);
+    let mut lines = Vec::new();
+    while lines.len() < 8 {
+        match b.raw_line(secs(2)) {
+            Some(r) => lines.push(r.text),
+            None => break,
+        }
+        if lines
+            .last()
+            .is_some_and(|l| l.starts_with("MESSAGE DATABASE TEXT"))
+        {
+            break;
+        }
+    }
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.starts_with("UNKNOWN") && !l.starts_with("ERROR")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| strict_move(l).is_some()), "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "MESSAGE DATABASE TEXT \"\"");
+    b.finish();
+}

@@ -15,7 +15,8 @@
 //! Parsed into their own variants: `YXBOARD`, `YXSTOP`, `STOP`, `YXSHOWFORBID`, `YXHASHCLEAR`,
 //! `YXSHOWINFO`, `YXNBEST n`, `YXBALANCEONE s`, `YXBALANCETWO s`, `YXSEARCHDEFEND`, `YXBLOCK`,
 //! `YXBLOCKUNDO`, `YXBLOCKRESET`. The remaining Yixin GUI / database / swap2-step commands
-//! (`YXQUERYDATABASE…`, `YXSWAP2STEP1`, `YXHASHDUMP`, …, see [`YIXIN_UNSUPPORTED_PREFIXES`]) become
+//! (`YXEDIT…DATABASE`, `YXSWAP2STEP1`, `YXHASHDUMP`, …, see [`YIXIN_UNSUPPORTED_PREFIXES`]; the four
+//! `YXQUERYDATABASE…` queries are blocks, answered as by an empty database) become
 //! [`Command::Unsupported`], so the session can answer them without treating them as garbage. The
 //! recommended answer to `Unsupported` is `UNKNOWN <line>`; no tournament manager sends them.
 
@@ -91,6 +92,24 @@ pub enum BlockKind {
     YxBlock,
     /// `YXBLOCKUNDO`: rows `x,y` of moves to re-include in the search.
     YxBlockUndo,
+    /// Yixin-Board's opening-database queries (`YXQUERYDATABASEALL`, `…ALLT`, `…ONE`,
+    /// `…TEXT`): rows `x,y` of the position's stones; the engine, which has no database,
+    /// answers as an empty one after `DONE`.
+    YxQueryDatabase(DatabaseQuery),
+}
+
+/// Which database query a `YXQUERYDATABASE…` block is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DatabaseQuery {
+    /// `YXQUERYDATABASEALL`: the records of the position's children.
+    All,
+    /// `YXQUERYDATABASEALLT`: the children and the position's comment (Yixin-Board sends it at
+    /// every position).
+    AllAndText,
+    /// `YXQUERYDATABASEONE`: the position's own record.
+    One,
+    /// `YXQUERYDATABASETEXT`: the position's comment.
+    Text,
 }
 
 impl BlockKind {
@@ -407,6 +426,18 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "YXBOARD" => Ok(Command::Block(BlockKind::YxBoard)),
         "SWAP2BOARD" => Ok(Command::Block(BlockKind::Swap2Board)),
         "YXBLOCK" => Ok(Command::Block(BlockKind::YxBlock)),
+        "YXQUERYDATABASEALL" => Ok(Command::Block(BlockKind::YxQueryDatabase(
+            DatabaseQuery::All,
+        ))),
+        "YXQUERYDATABASEALLT" => Ok(Command::Block(BlockKind::YxQueryDatabase(
+            DatabaseQuery::AllAndText,
+        ))),
+        "YXQUERYDATABASEONE" => Ok(Command::Block(BlockKind::YxQueryDatabase(
+            DatabaseQuery::One,
+        ))),
+        "YXQUERYDATABASETEXT" => Ok(Command::Block(BlockKind::YxQueryDatabase(
+            DatabaseQuery::Text,
+        ))),
         "YXBLOCKUNDO" => Ok(Command::Block(BlockKind::YxBlockUndo)),
         "DONE" => Ok(Command::Done),
         "INFO" => {
@@ -486,6 +517,7 @@ pub fn parse_block_line(kind: BlockKind, line: &str) -> Result<BlockLine, ParseE
         BlockKind::Swap2Board => "SWAP2BOARD",
         BlockKind::YxBlock => "YXBLOCK",
         BlockKind::YxBlockUndo => "YXBLOCKUNDO",
+        BlockKind::YxQueryDatabase(_) => "YXQUERYDATABASE",
     };
     if kind.has_fields() {
         parse_board_row(line)
@@ -682,10 +714,16 @@ mod tests {
             parse("YXBALANCETWO"),
             Ok(Command::YxBalance { moves: 2, bias: 0 })
         );
-        match parse("yxquerydatabaseall") {
+        assert_eq!(
+            parse("yxquerydatabaseallt"),
+            Ok(Command::Block(BlockKind::YxQueryDatabase(
+                DatabaseQuery::AllAndText
+            )))
+        );
+        match parse("yxquerydatabasefoo") {
             Ok(Command::Unsupported { word, line }) => {
-                assert_eq!(word, "YXQUERYDATABASEALL");
-                assert_eq!(line, "yxquerydatabaseall");
+                assert_eq!(word, "YXQUERYDATABASEFOO");
+                assert_eq!(line, "yxquerydatabasefoo");
             }
             other => panic!("{other:?}"),
         }

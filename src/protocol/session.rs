@@ -38,6 +38,7 @@ use crate::search::{TimeBudget, TimeInput};
 
 use super::command::{
     check_board_size, parse, parse_block_line, BlockKind, BlockLine, BoardRow, Command, Coord,
+    DatabaseQuery,
 };
 use super::output::{AboutInfo, ProtocolWriter, SharedWriter};
 use super::position::{core_rule, Position};
@@ -471,6 +472,20 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.excluded.retain(|m| !block.moves.contains(m));
                 Ok(())
             }
+            // No opening database: the answers of an empty one, so the GUI's log stays clean.
+            BlockKind::YxQueryDatabase(query) => self.write(|w| {
+                if matches!(query, DatabaseQuery::All | DatabaseQuery::AllAndText) {
+                    w.message("DATABASE REFRESH")?;
+                    w.message("DATABASE DONE")?;
+                }
+                match query {
+                    DatabaseQuery::AllAndText | DatabaseQuery::Text => {
+                        w.message("DATABASE TEXT \"\"")
+                    }
+                    DatabaseQuery::One => w.message("DATABASE ONE 0 0 0 0"),
+                    DatabaseQuery::All => Ok(()),
+                }
+            }),
         }
     }
 
@@ -806,5 +821,9 @@ fn block_name(kind: BlockKind) -> &'static str {
         BlockKind::Swap2Board => "SWAP2BOARD",
         BlockKind::YxBlock => "YXBLOCK",
         BlockKind::YxBlockUndo => "YXBLOCKUNDO",
+        BlockKind::YxQueryDatabase(DatabaseQuery::All) => "YXQUERYDATABASEALL",
+        BlockKind::YxQueryDatabase(DatabaseQuery::AllAndText) => "YXQUERYDATABASEALLT",
+        BlockKind::YxQueryDatabase(DatabaseQuery::One) => "YXQUERYDATABASEONE",
+        BlockKind::YxQueryDatabase(DatabaseQuery::Text) => "YXQUERYDATABASETEXT",
     }
 }
