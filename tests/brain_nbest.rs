@@ -10,10 +10,15 @@ use common::{secs, strict_move, Brain};
 /// A new game whose position is black's open three h8-i8-j8 (x 7..9, y 7) against three
 /// white stones far away: the two open-four points 6,7 and 10,7 win.
 fn open_three(b: &mut Brain) {
+    new_game(b);
+    set_open_three(b);
+}
+
+/// `START 15` with a one-second turn and no match clock.
+fn new_game(b: &mut Brain) {
     b.send("START 15");
     assert_eq!(b.expect(secs(5)), "OK");
     b.send_all(&["INFO timeout_turn 1000", "INFO time_left 2147483647"]);
-    set_open_three(b);
 }
 
 /// The open-three position again (Yixin-Board sends the position before every analysis: the
@@ -124,14 +129,12 @@ fn show_detail_adds_the_guis_analysis_lines() {
 }
 
 /// Yixin-Board's Defend button: `yxsearchdefend` after the position. Against an open three the
-/// defences are the three cells that stop it (and the attacker's own fours, none here): each
+/// defences are the four cells that stop it (and the attacker's own fours, none here): each
 /// gets a line, then one of them is played.
 #[test]
 fn search_defend_lists_the_defences_then_moves() {
     let mut b = Brain::start(&[]);
-    b.send("START 15");
-    assert_eq!(b.expect(secs(5)), "OK");
-    b.send_all(&["INFO timeout_turn 1000", "INFO time_left 2147483647"]);
+    new_game(&mut b);
     // White (the brain, to move) faces black's open three h8-i8-j8 with a stone of its own far
     // away: f8 (5,7), g8 (6,7), k8 (10,7) and l8 (11,7) are the defences of an open three.
     b.send_all(&[
@@ -158,8 +161,7 @@ fn search_defend_lists_the_defences_then_moves() {
 #[test]
 fn database_queries_get_empty_answers() {
     let mut b = Brain::start(&[]);
-    b.send("START 15");
-    assert_eq!(b.expect(secs(5)), "OK");
+    new_game(&mut b);
     b.send_all(&["yxquerydatabaseallt", "7,7", "8,8", "done"]);
     for want in [
         "MESSAGE DATABASE REFRESH",
