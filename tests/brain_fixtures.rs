@@ -71,7 +71,7 @@ impl Tracker {
                 self.stones.clear();
             }
             "RESTART" => self.stones.clear(),
-            "BOARD" | "YXBOARD" => {
+            "BOARD" | "YXBOARD" | "SWAP2BOARD" | "SWAPBOARD" => {
                 self.stones.clear();
                 self.in_block = true;
             }
@@ -132,12 +132,31 @@ fn replay(name: &str) {
                 board.sent(&bytes);
                 brain.send_bytes(&bytes);
             }
+            Step::Expect(expect) if expect.is_message() => {
+                // Yixin's opening replies: the first MESSAGE line that matches; other MESSAGE
+                // lines (the decision's summary) may come before it, nothing else.
+                loop {
+                    let line = brain
+                        .raw_line(Duration::from_secs(10))
+                        .unwrap_or_else(|| panic!("{here}: no reply"))
+                        .text;
+                    if expect.matches(&line) {
+                        break;
+                    }
+                    assert!(line.starts_with("MESSAGE "), "{here}: got {line:?}");
+                }
+            }
             Step::Expect(expect) => {
                 let line = brain.expect(Duration::from_secs(10));
                 assert!(expect.matches(&line), "{here}: got {line:?}");
                 if *expect == Expect::Move {
                     let m = strict_move(&line).expect("strict move");
                     board.our_move(m);
+                }
+                if *expect == Expect::Opening && line != "SWAP" {
+                    for m in line.split(' ') {
+                        board.our_move(strict_move(m).expect("strict move"));
+                    }
                 }
             }
             Step::Pause(d) => std::thread::sleep(*d),
@@ -188,6 +207,16 @@ fn c_gomoku_cli_unlimited_renju() {
 #[test]
 fn yixin_board_lower_case() {
     replay("yixin-board.txt");
+}
+
+#[test]
+fn yixin_board_openings_balance_and_pondering() {
+    replay("yixin-board-openings.txt");
+}
+
+#[test]
+fn gomocupjudge_swap2() {
+    replay("gomocupjudge-swap2.txt");
 }
 
 #[test]

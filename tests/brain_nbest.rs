@@ -128,6 +128,53 @@ fn show_detail_adds_the_guis_analysis_lines() {
     b.finish();
 }
 
+#[test]
+fn realtime_marks_follow_the_root_search() {
+    let mut b = Brain::start(&[]);
+    b.send("INFO show_detail 3");
+    new_game(&mut b);
+    // A quiet middle game position: the search runs its whole second.
+    b.send_all(&[
+        "YXBOARD", "7,7,1", "8,8,2", "8,7,1", "6,7,2", "7,9,1", "9,9,2", "DONE",
+    ]);
+    b.send("YXNBEST 1");
+    let lines = lines_until_move(&mut b);
+    let marks: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("MESSAGE REALTIME "))
+        .collect();
+    // Live root marks after the quiet start: each DONE follows its own POS.
+    let pos: Vec<&String> = marks
+        .iter()
+        .filter(|l| l.starts_with("MESSAGE REALTIME POS "))
+        .copied()
+        .collect();
+    assert!(!pos.is_empty(), "{lines:?}");
+    let mut open: Option<String> = None;
+    for l in &marks {
+        if let Some(at) = l.strip_prefix("MESSAGE REALTIME POS ") {
+            open = Some(at.to_owned());
+        } else if let Some(at) = l.strip_prefix("MESSAGE REALTIME DONE ") {
+            assert_eq!(open.take().as_deref(), Some(at), "{marks:?}");
+        }
+    }
+    // Rate-limited: at most one POS per 25 ms of a one-second search.
+    assert!(pos.len() <= 1000 / 25 + 1, "{} POS lines", pos.len());
+    // Each completed iteration clears the marks and shows its best move.
+    let refresh = lines
+        .iter()
+        .position(|l| l == "MESSAGE REALTIME REFRESH")
+        .expect("REFRESH");
+    assert!(lines[refresh + 1].starts_with("MESSAGE REALTIME BEST "));
+    // None of it without show_detail.
+    b.send("INFO show_detail 0");
+    set_open_three(&mut b);
+    b.send("YXNBEST 1");
+    let lines = lines_until_move(&mut b);
+    assert!(lines.iter().all(|l| !l.contains("REALTIME")), "{lines:?}");
+    b.finish();
+}
+
 /// Yixin-Board's Defend button: `yxsearchdefend` after the position. Against an open three the
 /// defences are the four cells that stop it (and the attacker's own fours, none here): each
 /// gets a line, then one of them is played.

@@ -649,3 +649,50 @@ fn selfplay_shows_a_game() {
         "{stdout}"
     );
 }
+
+#[test]
+fn swap2_openings_between_two_real_brains() {
+    let exe = env!("CARGO_BIN_EXE_pbrain-tianyuan");
+    let (summary, text) = run(&args(&[
+        "--engine", exe, "--engine", exe, "--rule", "1", "--tc", "100/0", "--games", "2",
+        "--swap2", "--seed", "4",
+    ]));
+    assert_eq!(summary.games, 2, "{text}");
+    // Decided on the board: the opening answers were all understood and legal.
+    for reason in ["illegal", "crash", "time", "unparseable"] {
+        assert!(!text.contains(reason), "{reason}: {text}");
+    }
+    // Both forms of the rows are accepted by our brain.
+    let (summary, text) = run(&args(&[
+        "--engine",
+        exe,
+        "--engine",
+        exe,
+        "--rule",
+        "1",
+        "--tc",
+        "100/0",
+        "--games",
+        "2",
+        "--swap2",
+        "--swap2-fields",
+    ]));
+    assert_eq!(summary.games, 2, "{text}");
+    assert!(
+        !text.contains("illegal") && !text.contains("crash"),
+        "{text}"
+    );
+    // Swap2 plays its own openings.
+    let cli = Cli::try_parse_from(args(&[
+        "match",
+        "--engine",
+        exe,
+        "--engine",
+        exe,
+        "--swap2",
+        "--random-openings",
+        "3",
+    ]))
+    .unwrap();
+    assert!(MatchConfig::from_match_args(&cli.m).is_err());
+}

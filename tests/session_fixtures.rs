@@ -51,7 +51,8 @@ fn replay(name: &str) -> usize {
         | Command::About
         | Command::Takeback(_)
         | Command::Play(_)
-        | Command::YxShowForbid => *replies += 1,
+        | Command::YxShowForbid
+        | Command::YxBalance { .. } => *replies += 1,
         Command::Block(kind) => *block = Some(kind),
         Command::Info { key, value } => {
             let outcome = settings.apply(&key, &value);
@@ -69,7 +70,10 @@ fn replay(name: &str) -> usize {
             ReaderEvent::Line { text, .. } => match block {
                 Some(kind) => match parse_block_line(kind, &text) {
                     Ok(BlockLine::Done) => {
-                        if kind == BlockKind::Board || kind == BlockKind::Swap2Board {
+                        if matches!(
+                            kind,
+                            BlockKind::Board | BlockKind::Swap2Board | BlockKind::SwapBoard
+                        ) {
                             replies += 1;
                         }
                         block = None;
@@ -121,6 +125,16 @@ fn yixin_board() {
 }
 
 #[test]
+fn yixin_board_openings() {
+    assert_eq!(replay("yixin-board-openings.txt"), 12);
+}
+
+#[test]
+fn gomocupjudge_swap2() {
+    assert_eq!(replay("gomocupjudge-swap2.txt"), 6);
+}
+
+#[test]
 fn qpiskvork() {
     assert_eq!(replay("qpiskvork.txt"), 6);
 }
@@ -149,9 +163,11 @@ fn every_fixture_file_is_covered() {
             "c-gomoku-cli.txt",
             "gomocupjudge-first.txt",
             "gomocupjudge-second.txt",
+            "gomocupjudge-swap2.txt",
             "piskvork-tournament.txt",
             "qpiskvork.txt",
             "synthetic-line-endings.txt",
+            "yixin-board-openings.txt",
             "yixin-board.txt",
         ]
     );

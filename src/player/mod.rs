@@ -11,9 +11,12 @@
 //!   `--weak random` mode the match runner's tests use).
 //! * [`fallback`]: the quickest reasonable move, shared by the players and the session's
 //!   safety net.
+//! * [`opening`]: opening decisions (Swap2, swap after three, Soosorv-8, balancing moves) by
+//!   any player's [`Player::analyse`].
 
 pub mod fallback;
 pub mod one_ply;
+pub mod opening;
 pub mod random_player;
 pub mod search_player;
 pub mod win_probe;
@@ -70,6 +73,17 @@ pub struct SearchOutcome {
     pub info: Option<SearchInfo>,
 }
 
+/// What [`Player::analyse`] finds: the position's value and its best moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    /// The value of the position for the side to move (engine units, the evaluation's scale),
+    /// when the player searched one (`None`: it only chose a move).
+    pub value: Option<i32>,
+    /// The best root moves with their values for the side to move, best first (as many as the
+    /// control's `multi_pv` asks and the search completed; at least the chosen move).
+    pub lines: Vec<(i32, Pos)>,
+}
+
 /// An engine that chooses moves.
 ///
 /// Contract: [`Player::choose`] is called with a board that has at least one empty cell and whose
@@ -84,6 +98,17 @@ pub trait Player: Send {
 
     /// Chooses a move for the side to move.
     fn choose(&mut self, board: &mut Board, control: &SearchControl) -> SearchOutcome;
+
+    /// Searches the position for its value and its best moves (`control.multi_pv` of them),
+    /// without the shortcuts of a game move (no root probe): what opening decisions and
+    /// pondering ask. Players without a search answer with their move and no value.
+    fn analyse(&mut self, board: &mut Board, control: &SearchControl) -> Analysis {
+        let best = self.choose(board, control).best;
+        Analysis {
+            value: None,
+            lines: vec![(0, best)],
+        }
+    }
 
     /// Sizes the player's tables (transposition table, caches) to `budget`. Called before the
     /// first search and whenever `max_memory` / `hash_size` change. Players without tables keep

@@ -7,7 +7,7 @@
 
 use super::fallback::fallback_move;
 use super::win_probe::{ThreatProbe, WinProbe};
-use super::{Player, SearchInfo, SearchOutcome};
+use super::{Analysis, Player, SearchInfo, SearchOutcome};
 use crate::core::notation::format_renju;
 use crate::core::Board;
 use crate::search::{MemoryBudget, SearchControl, Searcher};
@@ -97,6 +97,8 @@ impl Player for SearchPlayer {
             }
             if control.yixin_detail {
                 if let Some(best) = it.pv.first() {
+                    // The iteration's marks are cleared, its best move shown.
+                    control.report("REALTIME REFRESH");
                     control.report(&format!("REALTIME BEST {},{}", best.x(), best.y()));
                 }
                 for line in it.yixin_info() {
@@ -119,6 +121,28 @@ impl Player for SearchPlayer {
             pv: vec![best],
         });
         SearchOutcome { best, info }
+    }
+
+    fn analyse(&mut self, board: &mut Board, control: &SearchControl) -> Analysis {
+        let result = self.searcher.search_move(board, control, &mut |_| {});
+        let me = board.side_to_move();
+        let mut lines: Vec<(i32, crate::core::Pos)> = result
+            .last
+            .lines
+            .iter()
+            .filter_map(|(v, line)| line.first().map(|&m| (*v, m)))
+            .collect();
+        if lines.is_empty() {
+            if let Some(best) = result.best.or_else(|| fallback_move(board)) {
+                lines.push((result.last.value, best));
+            }
+        }
+        lines.retain(|&(_, m)| board.is_legal(m, me));
+        Analysis {
+            // No completed iteration: no value worth deciding on.
+            value: (result.last.depth > 0).then_some(result.last.value),
+            lines,
+        }
     }
 
     fn set_memory(&mut self, budget: &MemoryBudget) {

@@ -88,6 +88,17 @@ pub enum BlockKind {
     YxBoard,
     /// `SWAP2BOARD`: rows of plain `x,y` (one or more per line) in move order.
     Swap2Board,
+    /// `SWAPBOARD` (swap after three, AlphaGomoku's extended protocol): plain `x,y` rows in
+    /// move order, none or three.
+    SwapBoard,
+    /// Yixin-Board's `yxsoosorvstep2..6 [n]`: plain `x,y` rows in move order (step 6: the four
+    /// stones, then black's fifth-move offers).
+    YxSoosorv {
+        /// The step, 2..=6.
+        step: u8,
+        /// The number of fifth-move offers (steps 4 and 5).
+        offers: u8,
+    },
     /// `YXBLOCK`: rows `x,y` of moves to exclude from the search.
     YxBlock,
     /// `YXBLOCKUNDO`: rows `x,y` of moves to re-include in the search.
@@ -182,6 +193,12 @@ pub enum Command {
         /// The requested bias (0 if absent).
         bias: i64,
     },
+    /// `YXSWAP2STEP1..3`: Yixin-Board's Swap2 flow (step 1 on an empty board; steps 2 and 3 on
+    /// the position its `YXBOARD` set).
+    YxSwap2Step(u8),
+    /// `YXSOOSORVSTEP1`: Yixin-Board's Soosorv-8 flow, the opening's three stones (the other
+    /// steps are blocks, [`BlockKind::YxSoosorv`]).
+    YxSoosorvStep1,
     /// `YXSEARCHDEFEND`: list all defending moves.
     YxSearchDefend,
     /// `YXBLOCKRESET`: clear the excluded-move list; no reply.
@@ -288,8 +305,6 @@ pub const YIXIN_UNSUPPORTED_PREFIXES: &[&str] = &[
     "YXDBMERGE",
     "YXDBCHECK",
     "YXDBFIX",
-    "YXSWAP2STEP",
-    "YXSOOSORVSTEP",
     "YXBLOCKPATH",
     "YXFORBID",
     "YXRESIGN",
@@ -425,6 +440,25 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "BOARD" => Ok(Command::Block(BlockKind::Board)),
         "YXBOARD" => Ok(Command::Block(BlockKind::YxBoard)),
         "SWAP2BOARD" => Ok(Command::Block(BlockKind::Swap2Board)),
+        "SWAPBOARD" => Ok(Command::Block(BlockKind::SwapBoard)),
+        "YXSWAP2STEP1" => Ok(Command::YxSwap2Step(1)),
+        "YXSWAP2STEP2" => Ok(Command::YxSwap2Step(2)),
+        "YXSWAP2STEP3" => Ok(Command::YxSwap2Step(3)),
+        "YXSOOSORVSTEP1" => Ok(Command::YxSoosorvStep1),
+        "YXSOOSORVSTEP2" | "YXSOOSORVSTEP3" | "YXSOOSORVSTEP6" => {
+            let step = w.as_bytes()[13] - b'0';
+            Ok(Command::Block(BlockKind::YxSoosorv { step, offers: 0 }))
+        }
+        "YXSOOSORVSTEP4" | "YXSOOSORVSTEP5" => {
+            let step = w.as_bytes()[13] - b'0';
+            let offers = parse_int(args)
+                .filter(|n| (1..=8).contains(n))
+                .ok_or_else(|| ParseError::malformed(w, "a number of offers 1..8 expected"))?;
+            Ok(Command::Block(BlockKind::YxSoosorv {
+                step,
+                offers: offers as u8,
+            }))
+        }
         "YXBLOCK" => Ok(Command::Block(BlockKind::YxBlock)),
         "YXQUERYDATABASEALL" => Ok(Command::Block(BlockKind::YxQueryDatabase(
             DatabaseQuery::All,
@@ -515,6 +549,8 @@ pub fn parse_block_line(kind: BlockKind, line: &str) -> Result<BlockLine, ParseE
         BlockKind::Board => "BOARD",
         BlockKind::YxBoard => "YXBOARD",
         BlockKind::Swap2Board => "SWAP2BOARD",
+        BlockKind::SwapBoard => "SWAPBOARD",
+        BlockKind::YxSoosorv { .. } => "YXSOOSORVSTEP",
         BlockKind::YxBlock => "YXBLOCK",
         BlockKind::YxBlockUndo => "YXBLOCKUNDO",
         BlockKind::YxQueryDatabase(_) => "YXQUERYDATABASE",
@@ -524,8 +560,20 @@ pub fn parse_block_line(kind: BlockKind, line: &str) -> Result<BlockLine, ParseE
             .map(BlockLine::Stone)
             .map_err(|_| ParseError::malformed(name, format!("x,y,who or DONE expected: {line}")))
     } else {
+        let coloured = || {
+            // Rapfi reads (and some managers may send) opening rows as `x,y,field`: the
+            // stones are in move order either way, so the field is not needed.
+            matches!(
+                kind,
+                BlockKind::Swap2Board | BlockKind::SwapBoard | BlockKind::YxSoosorv { .. }
+            )
+            .then(|| parse_board_row(line).ok())
+            .flatten()
+            .map(|row| BlockLine::Moves(vec![row.at]))
+        };
         parse_moves(line)
             .map(BlockLine::Moves)
+            .or_else(coloured)
             .ok_or_else(|| ParseError::malformed(name, format!("x,y or DONE expected: {line}")))
     }
 }
@@ -727,10 +775,24 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+        assert_eq!(parse("yxswap2step1"), Ok(Command::YxSwap2Step(1)));
+        assert_eq!(parse("YXSWAP2STEP3"), Ok(Command::YxSwap2Step(3)));
+        assert_eq!(parse("yxsoosorvstep1"), Ok(Command::YxSoosorvStep1));
+        assert_eq!(
+            parse("yxsoosorvstep6"),
+            Ok(Command::Block(BlockKind::YxSoosorv { step: 6, offers: 0 }))
+        );
+        assert_eq!(
+            parse("yxsoosorvstep4 3"),
+            Ok(Command::Block(BlockKind::YxSoosorv { step: 4, offers: 3 }))
+        );
+        assert!(parse("yxsoosorvstep5").is_err());
+        assert!(parse("yxsoosorvstep5 9").is_err());
         assert!(matches!(
-            parse("yxswap2step1"),
-            Ok(Command::Unsupported { .. })
+            parse("yxswap2step4"),
+            Err(ParseError::Unknown { .. })
         ));
+        assert_eq!(parse("swapboard"), Ok(Command::Block(BlockKind::SwapBoard)));
         assert!(matches!(
             parse("YXHASHDUMP C:\\a b.dat"),
             Ok(Command::Unsupported { .. })
@@ -815,8 +877,17 @@ mod tests {
             parse_block_line(k, "7,7 8,7  9 , 9"),
             Ok(BlockLine::Moves(vec![c(7, 7), c(8, 7), c(9, 9)]))
         );
-        assert!(matches!(
+        // A field (Rapfi's reading) is allowed and ignored; four numbers are not a row.
+        assert_eq!(
             parse_block_line(k, "7,7,1"),
+            Ok(BlockLine::Moves(vec![c(7, 7)]))
+        );
+        assert!(matches!(
+            parse_block_line(k, "7,7,1,1"),
+            Err(ParseError::Malformed { .. })
+        ));
+        assert!(matches!(
+            parse_block_line(BlockKind::YxBlock, "7,7,1"),
             Err(ParseError::Malformed { .. })
         ));
         assert_eq!(parse_block_line(k, "Done"), Ok(BlockLine::Done));

@@ -11,13 +11,16 @@
 //! | `< PREFIX*` | expect a reply line starting with `PREFIX` |
 //! | `< MOVE` | expect one move `x,y` (legality is the harness's business) |
 //! | `< ABOUT` | expect an ABOUT line (`name="…", …`) |
+//! | `< OPENING` | expect an answer to `SWAP2BOARD` / `SWAPBOARD`: `SWAP`, or one to three moves `x,y` separated by single spaces |
+//! | `< MESSAGE …` (exact or `*`) | expect a `MESSAGE` line (Yixin-Board's opening replies): the `MESSAGE` lines before it that do not match are skipped |
 //! | `@ pause MS` | wait `MS` milliseconds before the next step |
 //! | `@ quiet MS` | expect no reply line for `MS` milliseconds |
 //! | `@ close` | close the brain's stdin (EOF) |
 //! | `@ exit MS` | expect the brain process to exit within `MS` milliseconds |
 //!
 //! Expectations are matched in order against the brain's reply lines, skipping `MESSAGE …`, `INFO …` and
-//! `DEBUG …` lines ([`is_ignorable_reply`]). Sends do not wait for expectations, so a manager that
+//! `DEBUG …` lines ([`is_ignorable_reply`]) unless the expectation is itself a `MESSAGE` line
+//! ([`Expect::is_message`]). Sends do not wait for expectations, so a manager that
 //! writes `START` and `INFO` without waiting for `OK` (GomocupJudge) is written as sends followed by
 //! `< OK`.
 
@@ -55,6 +58,9 @@ pub enum Expect {
     Move,
     /// An ABOUT line: starts with `name="` and contains only `key="value"` pairs.
     About,
+    /// An opening answer (`SWAP2BOARD`, `SWAPBOARD`): `SWAP`, or one to three strict moves
+    /// separated by single spaces.
+    Opening,
 }
 
 impl Expect {
@@ -65,6 +71,23 @@ impl Expect {
             Expect::Prefix(p) => line.starts_with(p.as_str()),
             Expect::Move => parse_strict_move(line).is_some(),
             Expect::About => is_about_line(line),
+            Expect::Opening => {
+                line == "SWAP" || {
+                    let moves: Vec<&str> = line.split(' ').collect();
+                    (1..=3).contains(&moves.len())
+                        && moves.iter().all(|m| parse_strict_move(m).is_some())
+                }
+            }
+        }
+    }
+
+    /// True for an expectation of a `MESSAGE` line (Yixin-Board's opening replies are
+    /// `MESSAGE SWAP2 …` / `MESSAGE SOOSORV …`): matched against the `MESSAGE` lines the other
+    /// expectations skip.
+    pub fn is_message(&self) -> bool {
+        match self {
+            Expect::Exact(t) | Expect::Prefix(t) => t.starts_with("MESSAGE "),
+            _ => false,
         }
     }
 }
@@ -119,11 +142,11 @@ impl Fixture {
             .collect()
     }
 
-    /// The number of `<` expectations.
+    /// The number of `<` expectations of a reply line (not counting [`Expect::is_message`] ones).
     pub fn expectations(&self) -> usize {
         self.steps
             .iter()
-            .filter(|s| matches!(s, Step::Expect(_)))
+            .filter(|s| matches!(s, Step::Expect(e) if !e.is_message()))
             .count()
     }
 }
@@ -271,6 +294,7 @@ pub fn parse_fixture(text: &str) -> Result<Fixture, FixtureError> {
                 "" => return Err(err("empty expectation")),
                 "MOVE" => Expect::Move,
                 "ABOUT" => Expect::About,
+                "OPENING" => Expect::Opening,
                 _ => match want.strip_suffix('*') {
                     Some(p) if !p.is_empty() => Expect::Prefix(p.to_owned()),
                     Some(_) => return Err(err("empty prefix")),
@@ -420,6 +444,14 @@ mod tests {
 
     #[test]
     fn expectation_matching() {
+        assert!(Expect::Opening.matches("SWAP"));
+        assert!(Expect::Opening.matches("7,7 8,8 9,9"));
+        assert!(Expect::Opening.matches("7,7"));
+        assert!(!Expect::Opening.matches("7,7  8,8"));
+        assert!(!Expect::Opening.matches("7,7 8,8 9,9 1,1"));
+        assert!(!Expect::Opening.matches("swap"));
+        assert!(Expect::Prefix("MESSAGE SWAP2 ".into()).is_message());
+        assert!(!Expect::Prefix("ERROR ".into()).is_message());
         assert!(Expect::Move.matches("7,8"));
         assert!(Expect::Move.matches("10,0"));
         assert!(!Expect::Move.matches("7,8 "));

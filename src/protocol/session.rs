@@ -10,6 +10,11 @@
 //! move follows within milliseconds; after EOF the session then returns) and every other `INFO`
 //! (applied). Any other line is kept and handled, in order, right after the move is out.
 //!
+//! Besides moves the worker runs opening decisions (`SWAP2BOARD`, `SWAPBOARD`, Yixin-Board's
+//! swap2 / soosorv steps and balance commands, [`crate::player::opening`]), answered in the asking
+//! command's format, and, with `INFO pondering 1`, a silent search of the position after our move
+//! (pondering) that any input line stops.
+//!
 //! The move is checked before it is printed: it must be an empty cell, and not a renju foul for
 //! black while a non-foul move exists. A panic in the player, an illegal answer, or no answer
 //! 150 ms past the hard deadline (a wedged player; a fresh worker then takes over) all give
@@ -44,7 +49,8 @@ use super::output::{AboutInfo, ProtocolWriter, SharedWriter};
 use super::position::{core_rule, Position};
 use super::reader::{LineReader, ReaderEvent};
 use super::settings::Settings;
-use super::worker::{Job, PlayerFactory, Report, Worker};
+use super::worker::{Answer, Job, JobTask, PlayerFactory, Report, Worker};
+use crate::player::opening::{self, Decision, OpeningTask};
 
 /// How long past the hard deadline the session waits for the player before it raises the stop
 /// flag itself.
@@ -87,9 +93,41 @@ pub enum Exit {
     ThreadFailed,
 }
 
+/// How long a ponder search may run: until the manager's next line stops it.
+const PONDER_LIMIT: Duration = Duration::from_secs(24 * 3600);
+
+/// What a running search is for.
+enum Purpose {
+    /// A move is due (a game move, multi-PV analysis, the Defend button).
+    Move,
+    /// Thinking on the opponent's time (`INFO pondering 1`): nothing is printed.
+    Ponder,
+    /// An opening decision, answered in the format of the command that asked.
+    Opening {
+        task: OpeningTask,
+        reply: OpeningReply,
+    },
+}
+
+/// Which command asked an opening decision (its answer format).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OpeningReply {
+    /// `SWAP2BOARD` (ref §3.12): `x,y x,y x,y`, `SWAP`, `x,y` or `x,y x,y`.
+    Swap2Board,
+    /// `SWAPBOARD`, swap after three: `x,y x,y x,y`, `SWAP` or `x,y`.
+    SwapBoard,
+    /// Yixin-Board's `yxswap2step1..3`: `MESSAGE SWAP2 …` lines.
+    YxSwap2(u8),
+    /// Yixin-Board's `yxsoosorvstep1..6`: `MESSAGE SOOSORV …` lines.
+    YxSoosorv(u8),
+    /// `YXBALANCEONE` / `YXBALANCETWO`: the moves, `x,y` or `x,y x,y`.
+    Balance,
+}
+
 /// A running search.
 struct Running {
     id: u64,
+    purpose: Purpose,
     stop: Arc<AtomicBool>,
     budget: TimeBudget,
     received: Instant,
@@ -129,6 +167,9 @@ struct Session<W: Write> {
     excluded: Vec<Coord>,
     /// Lines the next search reports (`YXNBEST n`; 1 otherwise).
     multi_pv: usize,
+    /// The engine has moved and the opponent is to move: ponder once idle (with
+    /// `INFO pondering 1`), until a line changes the position.
+    ponder_due: bool,
 }
 
 /// The most lines `YXNBEST` searches.
@@ -176,6 +217,7 @@ where
         warming: None,
         excluded: Vec::new(),
         multi_pv: 1,
+        ponder_due: false,
     };
     session.main_loop(&rx)
 }
@@ -234,6 +276,12 @@ impl<W: Write + Send + 'static> Session<W> {
                     Ok(e) => return Ok(Some(e)),
                     Err(RecvTimeoutError::Disconnected) => return Err(Exit::Eof),
                     Err(RecvTimeoutError::Timeout) => {}
+                }
+                if self.ponder_due && self.settings.yixin.pondering == Some(1) {
+                    self.start_ponder();
+                    if self.running.is_some() {
+                        return self.next_event(rx);
+                    }
                 }
                 self.warm_up();
                 rx.recv().map(Some).map_err(|_| Exit::Eof)
@@ -308,6 +356,13 @@ impl<W: Write + Send + 'static> Session<W> {
     // ----- input while a search runs -----
 
     fn input_while_searching(&mut self, input: ReaderEvent) -> Flow {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| matches!(r.purpose, Purpose::Ponder))
+        {
+            return self.input_while_pondering(input);
+        }
         let ReaderEvent::Line { text, .. } = &input else {
             if input == ReaderEvent::Eof {
                 // Answer at once, then exit (the deferred EOF is handled after the move).
@@ -337,9 +392,36 @@ impl<W: Write + Send + 'static> Session<W> {
         }
     }
 
-    fn stop_search(&self) {
-        if let Some(run) = &self.running {
+    /// Pondering stops at once on any line: `END` exits, `YXSTOP` / `STOP` end the pondering
+    /// (nothing is printed), everything else is handled when the ponder search has stopped.
+    fn input_while_pondering(&mut self, input: ReaderEvent) -> Flow {
+        self.stop_search();
+        if let ReaderEvent::Line { text, .. } = &input {
+            match parse(text) {
+                Ok(Command::End) => return Err(Exit::End),
+                Ok(Command::YxStop | Command::Stop) => {
+                    self.ponder_due = false;
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
+        self.deferred.push_back(input);
+        Ok(())
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(run) = &mut self.running {
             run.stop.store(true, Ordering::Relaxed);
+            if matches!(run.purpose, Purpose::Ponder) {
+                // The watchdog's clock: a ponder search that ignores the flag is abandoned soon.
+                let now = Instant::now();
+                run.budget = TimeBudget {
+                    soft: Duration::ZERO,
+                    hard: Duration::ZERO,
+                    deadline: now.min(run.budget.deadline),
+                };
+            }
         }
     }
 
@@ -381,6 +463,9 @@ impl<W: Write + Send + 'static> Session<W> {
                 }
             }
             ReaderEvent::Line { text, received } => {
+                if self.block.is_none() && !keeps_ponder(&text) {
+                    self.ponder_due = false;
+                }
                 if self.block.is_some() {
                     self.block_line(&text, received)
                 } else {
@@ -459,7 +544,9 @@ impl<W: Write + Send + 'static> Session<W> {
                     Ok(())
                 }
             }
-            BlockKind::Swap2Board => self.swap2(&block.moves, received),
+            BlockKind::Swap2Board | BlockKind::SwapBoard | BlockKind::YxSoosorv { .. } => {
+                self.opening_block(block.kind, &block.moves, received)
+            }
             BlockKind::YxBlock => {
                 for m in block.moves {
                     if !self.excluded.contains(&m) {
@@ -489,39 +576,119 @@ impl<W: Write + Send + 'static> Session<W> {
         }
     }
 
-    /// `SWAP2BOARD` (ref §3.12) with the stones in move order, black first. No stones: propose the
-    /// three opening stones. Three stones: we are white and place the fourth (no swap). Five
-    /// stones: we choose white and play its move (no swap). The position follows, so the game can
-    /// go on with `TURN` or `BOARD`.
-    fn swap2(&mut self, moves: &[Coord], received: Instant) -> Flow {
-        if ![0, 3, 5].contains(&moves.len()) {
-            return self.error(&format!(
-                "SWAP2BOARD: 0, 3 or 5 stones expected, got {}",
-                moves.len()
-            ));
-        }
+    /// The opening blocks: `SWAP2BOARD` (ref §3.12: none, three or five stones), `SWAPBOARD`
+    /// (swap after three: none or three) and Yixin-Board's `yxsoosorvstep2..6`, each with the
+    /// stones in move order, black first. The position becomes those stones (step 6: the first
+    /// four; the rest are black's fifth-move offers) and the decision is searched.
+    fn opening_block(&mut self, kind: BlockKind, moves: &[Coord], received: Instant) -> Flow {
+        let name = block_name(kind);
+        let (task, reply, stones) = match (kind, moves.len()) {
+            (BlockKind::Swap2Board, 0) => (OpeningTask::ProposeThree, OpeningReply::Swap2Board, 0),
+            (BlockKind::Swap2Board, 3) => (OpeningTask::Swap2Second, OpeningReply::Swap2Board, 3),
+            (BlockKind::Swap2Board, 5) => (OpeningTask::ChooseColour, OpeningReply::Swap2Board, 5),
+            (BlockKind::Swap2Board, n) => {
+                return self.error(&format!("{name}: 0, 3 or 5 stones expected, got {n}"))
+            }
+            (BlockKind::SwapBoard, 0) => (OpeningTask::ProposeThree, OpeningReply::SwapBoard, 0),
+            (BlockKind::SwapBoard, 3) => (OpeningTask::ChooseColour, OpeningReply::SwapBoard, 3),
+            (BlockKind::SwapBoard, n) => {
+                return self.error(&format!("{name}: 0 or 3 stones expected, got {n}"))
+            }
+            (BlockKind::YxSoosorv { step, offers }, n) => {
+                let offers = usize::from(offers);
+                let (task, stones) = match step {
+                    2 => (OpeningTask::ChooseColour, 3),
+                    3 => (OpeningTask::SoosorvFourth, 3),
+                    4 => (OpeningTask::SoosorvSwap { offers }, 4),
+                    5 => (OpeningTask::SoosorvOffers { offers }, 4),
+                    _ => (
+                        OpeningTask::SoosorvChoose {
+                            candidates: Vec::new(),
+                        },
+                        4,
+                    ),
+                };
+                let enough = if step == 6 { n > 4 } else { n == stones };
+                if !enough {
+                    return self.error(&format!(
+                        "{name}{step}: {stones}{} stones expected, got {n}",
+                        if step == 6 { " and the offers'" } else { "" }
+                    ));
+                }
+                (task, OpeningReply::YxSoosorv(step), stones)
+            }
+            _ => return Ok(()),
+        };
         self.settle_warm_up();
         let rule = self.rule();
         let Some(pos) = self.position.as_mut() else {
-            return self.error("SWAP2BOARD: START expected first");
+            return self.error(&format!("{name}: START expected first"));
         };
-        if let Err(e) = pos.set_sequence(rule, moves) {
-            return self.error(&format!("SWAP2BOARD: {e}"));
+        if let Err(e) = pos.set_sequence(rule, &moves[..stones]) {
+            return self.error(&format!("{name}: {e}"));
         }
-        if !moves.is_empty() {
-            return self.start_search(received);
+        let task = match task {
+            OpeningTask::SoosorvChoose { .. } => {
+                let board = match pos.board(rule) {
+                    Ok(b) => b,
+                    Err(e) => return self.error(&format!("{name}: {e}")),
+                };
+                let mut candidates = Vec::new();
+                for c in &moves[stones..] {
+                    let cell = usize::try_from(c.x)
+                        .ok()
+                        .zip(usize::try_from(c.y).ok())
+                        .and_then(|(x, y)| board.pos(x, y))
+                        .filter(|&p| board.is_empty(p));
+                    match cell {
+                        Some(p) if !candidates.contains(&p) => candidates.push(p),
+                        Some(_) => {}
+                        None => {
+                            return self.error(&format!(
+                                "{name}6: the offer {},{} is not an empty cell",
+                                c.x, c.y
+                            ))
+                        }
+                    }
+                }
+                OpeningTask::SoosorvChoose { candidates }
+            }
+            t => t,
+        };
+        self.start_opening(received, task, reply)
+    }
+
+    /// The opening commands without stones of their own: `yxswap2step1` and `yxsoosorvstep1`
+    /// (a new empty board: Yixin-Board sends no `START` first), `yxswap2step2` / `3` (on the
+    /// position its `YXBOARD` set, three or five stones) and the balance commands.
+    fn opening_command(
+        &mut self,
+        task: OpeningTask,
+        reply: OpeningReply,
+        received: Instant,
+    ) -> Flow {
+        self.settle_warm_up();
+        let name = match reply {
+            OpeningReply::YxSwap2(n) => format!("YXSWAP2STEP{n}"),
+            OpeningReply::YxSoosorv(n) => format!("YXSOOSORVSTEP{n}"),
+            _ => "YXBALANCE".to_owned(),
+        };
+        let rule = self.rule();
+        let Some(pos) = self.position.as_mut() else {
+            return self.error(&format!("{name}: START expected first"));
+        };
+        let stones = pos.board(rule).map(|b| b.stone_count()).unwrap_or(0);
+        match (&task, reply) {
+            (OpeningTask::ProposeThree, _) => pos.clear(),
+            (_, OpeningReply::YxSwap2(2)) if stones != 3 => {
+                return self.error(&format!("{name}: three stones expected, got {stones}"))
+            }
+            (_, OpeningReply::YxSwap2(3)) if stones != 5 => {
+                return self.error(&format!("{name}: five stones expected, got {stones}"))
+            }
+            _ => {}
         }
-        let (w, h) = pos.size();
-        let (cx, cy) = ((w / 2) as i32, (h / 2) as i32);
-        let opening = [
-            Coord::new(cx, cy),
-            Coord::new(cx + 1, cy),
-            Coord::new(cx + 2, cy + 2),
-        ];
-        if let Err(e) = pos.set_sequence(rule, &opening) {
-            return self.error(&format!("SWAP2BOARD: {e}"));
-        }
-        self.write(|w| w.moves(&opening))
+        self.start_opening(received, task, reply)
     }
 
     fn command(&mut self, cmd: Command, text: &str, received: Instant) -> Flow {
@@ -641,9 +808,31 @@ impl<W: Write + Send + 'static> Session<W> {
                 self.multi_pv = MAX_NBEST;
                 self.start_search(received)
             }
-            Command::YxBalance { .. } | Command::Unsupported { .. } => {
-                self.write(|w| w.unknown(text))
+            Command::YxBalance { moves, bias } => {
+                let bias = bias.clamp(
+                    -(crate::eval::EVAL_MAX as i64),
+                    crate::eval::EVAL_MAX as i64,
+                );
+                let task = OpeningTask::Balance {
+                    moves: usize::from(moves),
+                    bias: bias as i32,
+                };
+                self.opening_command(task, OpeningReply::Balance, received)
             }
+            Command::YxSwap2Step(step) => {
+                let task = match step {
+                    1 => OpeningTask::ProposeThree,
+                    2 => OpeningTask::Swap2Second,
+                    _ => OpeningTask::ChooseColour,
+                };
+                self.opening_command(task, OpeningReply::YxSwap2(step), received)
+            }
+            Command::YxSoosorvStep1 => self.opening_command(
+                OpeningTask::ProposeThree,
+                OpeningReply::YxSoosorv(1),
+                received,
+            ),
+            Command::Unsupported { .. } => self.write(|w| w.unknown(text)),
         }
     }
 
@@ -666,37 +855,77 @@ impl<W: Write + Send + 'static> Session<W> {
     // ----- searching -----
 
     fn start_search(&mut self, received: Instant) -> Flow {
+        self.start_job(received, Purpose::Move)
+    }
+
+    /// Starts an opening decision on the current position.
+    fn start_opening(&mut self, received: Instant, task: OpeningTask, reply: OpeningReply) -> Flow {
+        self.start_job(received, Purpose::Opening { task, reply })
+    }
+
+    /// Starts thinking on the opponent's time about the current position (no output).
+    fn start_ponder(&mut self) {
+        let _ = self.start_job(Instant::now(), Purpose::Ponder);
+    }
+
+    fn start_job(&mut self, received: Instant, purpose: Purpose) -> Flow {
         let rule = self.rule();
+        let pondering = matches!(purpose, Purpose::Ponder);
         let Some(pos) = self.position.as_mut() else {
-            return self.error("START expected first");
+            return if pondering {
+                Ok(())
+            } else {
+                self.error("START expected first")
+            };
         };
         let board = match pos.board(rule) {
             Ok(b) => b.clone(),
-            Err(e) => return self.error(&e),
+            Err(e) if !pondering => return self.error(&e),
+            Err(_) => return Ok(()),
         };
-        if board.is_full() {
-            return self.error("the board is full");
-        }
-        let budget = compute_budget(
-            &self.settings,
-            &TimeInput {
-                received,
-                stones: board.stone_count(),
-                cells: board.width() * board.height(),
-                first_think: self.first_think,
-            },
+        let opening_on_empty = matches!(
+            &purpose,
+            Purpose::Opening {
+                task: OpeningTask::ProposeThree,
+                ..
+            }
         );
-        self.first_think = false;
+        if board.is_full() || (opening_on_empty && board.stone_count() > 0) {
+            return if pondering {
+                Ok(())
+            } else {
+                self.error("the board is full")
+            };
+        }
+        let budget = if pondering {
+            TimeBudget {
+                soft: PONDER_LIMIT,
+                hard: PONDER_LIMIT,
+                deadline: received + PONDER_LIMIT,
+            }
+        } else {
+            let budget = compute_budget(
+                &self.settings,
+                &TimeInput {
+                    received,
+                    stones: board.stone_count(),
+                    cells: board.width() * board.height(),
+                    first_think: self.first_think,
+                },
+            );
+            self.first_think = false;
+            budget
+        };
         self.prepare_tables();
         let stop = Arc::new(AtomicBool::new(false));
-        let reporting = Arc::new(AtomicBool::new(true));
+        let reporting = Arc::new(AtomicBool::new(!pondering));
         let reporter = {
             let (out, reporting) = (self.out.clone(), reporting.clone());
             let deadline = budget.deadline;
             Arc::new(move |text: &str| {
                 out.with(|w| {
                     // Never after the move, nor after the deadline (c-gomoku-cli forfeits a
-                    // non-move line past it).
+                    // non-move line past it), nor while pondering (Yixin-Board would draw it).
                     if reporting.load(Ordering::Relaxed) && Instant::now() < deadline {
                         // Yixin-Board's analysis lines go out raw (`INFO PV …`, asked for with
                         // `INFO show_detail` ≥ 2); everything else is a MESSAGE.
@@ -709,20 +938,31 @@ impl<W: Write + Send + 'static> Session<W> {
                 })
             })
         };
-        let mut control = SearchControl::new(budget, stop.clone()).with_reporter(reporter);
-        control.max_depth = self.settings.max_depth.and_then(|d| u32::try_from(d).ok());
-        control.max_nodes = self.settings.max_node.and_then(|n| u64::try_from(n).ok());
+        let mut control = SearchControl::new(budget, stop.clone());
+        if !pondering {
+            control = control.with_reporter(reporter);
+            control.max_depth = self.settings.max_depth.and_then(|d| u32::try_from(d).ok());
+            control.max_nodes = self.settings.max_node.and_then(|n| u64::try_from(n).ok());
+        }
         control.threads = self.settings.threads();
-        control.multi_pv = std::mem::replace(&mut self.multi_pv, 1);
-        control.yixin_detail = self.settings.yixin.show_detail.is_some_and(|d| d >= 2);
-        control.excluded = self
-            .excluded
-            .iter()
-            .filter_map(|c| {
-                let (x, y) = (usize::try_from(c.x).ok()?, usize::try_from(c.y).ok()?);
-                board.pos(x, y)
-            })
-            .collect();
+        let multi_pv = std::mem::replace(&mut self.multi_pv, 1);
+        let task = match &purpose {
+            Purpose::Move => {
+                control.multi_pv = multi_pv;
+                control.yixin_detail = self.settings.yixin.show_detail.is_some_and(|d| d >= 2);
+                control.excluded = self
+                    .excluded
+                    .iter()
+                    .filter_map(|c| {
+                        let (x, y) = (usize::try_from(c.x).ok()?, usize::try_from(c.y).ok()?);
+                        board.pos(x, y)
+                    })
+                    .collect();
+                JobTask::Move
+            }
+            Purpose::Ponder => JobTask::Ponder,
+            Purpose::Opening { task, .. } => JobTask::Opening(task.clone()),
+        };
         self.next_id += 1;
         let job = Job {
             id: self.next_id,
@@ -730,9 +970,11 @@ impl<W: Write + Send + 'static> Session<W> {
             control,
             memory: self.settings.memory_budget(),
             clear: false,
+            task,
         };
         self.running = Some(Running {
             id: self.next_id,
+            purpose,
             stop,
             budget,
             received,
@@ -749,7 +991,7 @@ impl<W: Write + Send + 'static> Session<W> {
         Ok(())
     }
 
-    /// Prints the move of the running search (`report`), or a fallback move when the report is
+    /// Prints the answer of the running search (`report`), or a fallback when the report is
     /// missing, a panic, or an illegal move. Reports of abandoned searches are ignored.
     fn finish_search(&mut self, report: Option<Report>) -> Flow {
         let Some(run) = &self.running else {
@@ -758,14 +1000,47 @@ impl<W: Write + Send + 'static> Session<W> {
         if report.as_ref().is_some_and(|r| r.id != run.id) {
             return Ok(());
         }
+        let Some(run) = self.running.take() else {
+            return Ok(());
+        };
         let elapsed = run.received.elapsed().as_millis();
         let reporting = run.reporting.clone();
-        self.running = None;
+        let result = report.map(|r| r.result);
+        match run.purpose {
+            Purpose::Ponder => {
+                // A ponder search that ended by itself (a proven result, the depth limit) is
+                // not restarted.
+                if !run.stop.load(Ordering::Relaxed) {
+                    self.ponder_due = false;
+                }
+                Ok(())
+            }
+            Purpose::Opening { task, reply } => {
+                self.finish_opening(result, &task, reply, &reporting)
+            }
+            Purpose::Move => {
+                let outcome = match result {
+                    Some(Ok(Answer::Move(o))) => Some(Ok(o)),
+                    Some(Ok(_)) => Some(Err("the search answered another question".to_owned())),
+                    Some(Err(panic)) => Some(Err(panic)),
+                    None => None,
+                };
+                self.finish_move(outcome, elapsed, &reporting)
+            }
+        }
+    }
+
+    fn finish_move(
+        &mut self,
+        outcome: Option<Result<SearchOutcome, String>>,
+        elapsed: u128,
+        reporting: &AtomicBool,
+    ) -> Flow {
         let rule = self.rule();
         let Some(Ok(board)) = self.position.as_mut().map(|p| p.board(rule)) else {
             return Ok(());
         };
-        let (best, message) = match report.map(|r| r.result) {
+        let (best, message) = match outcome {
             Some(Ok(SearchOutcome { best, info })) if acceptable(board, best) => {
                 (Some(best), info.map(|i| i.message(elapsed, board.height())))
             }
@@ -787,6 +1062,7 @@ impl<W: Write + Send + 'static> Session<W> {
             return self.error("the board is full");
         };
         board.make_move(mv);
+        self.ponder_due = true;
         let at = Coord::new(mv.x() as i32, mv.y() as i32);
         self.write(|w| {
             reporting.store(false, Ordering::Relaxed);
@@ -796,6 +1072,134 @@ impl<W: Write + Send + 'static> Session<W> {
             w.mv(at)
         })
     }
+
+    /// Prints an opening decision in the asking command's format and plays the stones it
+    /// places into the position (so that the game goes on with `TURN` / `BOARD`).
+    fn finish_opening(
+        &mut self,
+        result: Option<Result<Answer, String>>,
+        task: &OpeningTask,
+        reply: OpeningReply,
+        reporting: &AtomicBool,
+    ) -> Flow {
+        let rule = self.rule();
+        let Some(Ok(board)) = self.position.as_mut().map(|p| p.board(rule)) else {
+            return Ok(());
+        };
+        let (decision, problem) = match result {
+            Some(Ok(Answer::Opening(d))) if opening::is_valid(board, task, &d) => (d, None),
+            Some(Ok(_)) => (
+                opening::fallback_decision(board, task),
+                Some("internal error: an invalid opening decision".to_owned()),
+            ),
+            Some(Err(panic)) => (
+                opening::fallback_decision(board, task),
+                Some(format!("internal error: {panic}")),
+            ),
+            None => (
+                opening::fallback_decision(board, task),
+                Some("internal error: the search did not stop".to_owned()),
+            ),
+        };
+        let xy = |p: Pos| Coord::new(p.x() as i32, p.y() as i32);
+        let placed: Vec<Pos> = match &decision {
+            Decision::Play(m) | Decision::Choose(m) | Decision::Fourth { mv: m, .. } => vec![*m],
+            Decision::Place(m) => m.clone(),
+            Decision::Swap | Decision::Keep | Decision::Offers(_) => Vec::new(),
+        };
+        // Yixin's "stay" answers leave the move to the GUI's next `BOARD`.
+        let yixin_stays = matches!(
+            (reply, &decision),
+            (
+                OpeningReply::YxSwap2(2 | 3) | OpeningReply::YxSoosorv(2),
+                Decision::Play(_)
+            )
+        );
+        if !yixin_stays {
+            for &m in &placed {
+                board.make_move(m);
+            }
+        }
+        let mut lines: Vec<String> = Vec::new();
+        let spaced = |tag: &str, p: Pos| format!("MESSAGE {tag} {} {}", p.x(), p.y());
+        match (reply, &decision) {
+            (OpeningReply::YxSwap2(_), Decision::Place(m)) => {
+                let first = if m.len() == 3 { 1 } else { 4 };
+                for (i, &p) in m.iter().enumerate() {
+                    lines.push(spaced(&format!("SWAP2 MOVE{}", first + i), p));
+                }
+            }
+            (OpeningReply::YxSwap2(2), d) => lines.push(format!(
+                "MESSAGE SWAP2 SWAP1 {}",
+                if *d == Decision::Swap { "YES" } else { "NO" }
+            )),
+            // Step 3: YES means the engine chooses black (the colour not to move).
+            (OpeningReply::YxSwap2(_), d) => lines.push(format!(
+                "MESSAGE SWAP2 SWAP2 {}",
+                if *d == Decision::Swap { "YES" } else { "NO" }
+            )),
+            (OpeningReply::YxSoosorv(_), Decision::Place(m)) => {
+                for (i, &p) in m.iter().enumerate() {
+                    lines.push(spaced(&format!("SOOSORV MOVE{}", i + 1), p));
+                }
+            }
+            (OpeningReply::YxSoosorv(_), Decision::Fourth { mv, offers }) => lines.push(format!(
+                "MESSAGE SOOSORV MOVE4 {} {} {offers}",
+                mv.x(),
+                mv.y()
+            )),
+            (OpeningReply::YxSoosorv(_), Decision::Offers(m)) => {
+                lines.push("MESSAGE SOOSORV MOVE5 REFRESH".to_owned());
+                for &p in m {
+                    lines.push(spaced("SOOSORV MOVE5", p));
+                }
+                lines.push("MESSAGE SOOSORV MOVE5 DONE".to_owned());
+            }
+            (OpeningReply::YxSoosorv(_), Decision::Choose(c)) => {
+                lines.push(spaced("SOOSORV MOVE5C", *c));
+            }
+            (OpeningReply::YxSoosorv(step), d) => lines.push(format!(
+                "MESSAGE SOOSORV SWAP{} {}",
+                if step == 2 { 1 } else { 2 },
+                if *d == Decision::Swap { "YES" } else { "NO" }
+            )),
+            (_, Decision::Swap) => lines.push("SWAP".to_owned()),
+            (_, _) => {
+                let moves: Vec<String> = placed
+                    .iter()
+                    .map(|&p| {
+                        let c = xy(p);
+                        format!("{},{}", c.x, c.y)
+                    })
+                    .collect();
+                lines.push(moves.join(" "));
+            }
+        }
+        self.write(|w| {
+            reporting.store(false, Ordering::Relaxed);
+            if let Some(m) = &problem {
+                w.message(m)?;
+            }
+            for line in &lines {
+                w.line(line)?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Lines that leave the position and the turn as they are: pondering goes on after them.
+fn keeps_ponder(text: &str) -> bool {
+    matches!(
+        parse(text),
+        Ok(Command::Info { .. }
+            | Command::About
+            | Command::YxShowForbid
+            | Command::YxShowInfo
+            | Command::YxHashClear
+            | Command::YxBlockReset
+            | Command::Block(BlockKind::YxQueryDatabase(_)))
+    )
 }
 
 /// A move the session lets through: an empty cell of the board, and not a renju foul unless every
@@ -819,6 +1223,8 @@ fn block_name(kind: BlockKind) -> &'static str {
         BlockKind::Board => "BOARD",
         BlockKind::YxBoard => "YXBOARD",
         BlockKind::Swap2Board => "SWAP2BOARD",
+        BlockKind::SwapBoard => "SWAPBOARD",
+        BlockKind::YxSoosorv { .. } => "YXSOOSORVSTEP",
         BlockKind::YxBlock => "YXBLOCK",
         BlockKind::YxBlockUndo => "YXBLOCKUNDO",
         BlockKind::YxQueryDatabase(DatabaseQuery::All) => "YXQUERYDATABASEALL",

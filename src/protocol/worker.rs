@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::thread;
 
 use crate::core::Board;
+use crate::player::opening::{self, Decision, OpeningTask};
 use crate::player::{Player, SearchOutcome};
 use crate::search::{MemoryBudget, SearchControl};
 
@@ -36,6 +37,30 @@ pub struct Job {
     pub memory: MemoryBudget,
     /// Forget learnt state first (new game, `YXHASHCLEAR`).
     pub clear: bool,
+    /// What to do with the position.
+    pub task: JobTask,
+}
+
+/// What a [`Job`] asks of the player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobTask {
+    /// Choose a move ([`Player::choose`]).
+    Move,
+    /// Decide an opening question ([`opening::decide`]).
+    Opening(OpeningTask),
+    /// Search the position for the table's sake, on the opponent's time; nothing is answered.
+    Ponder,
+}
+
+/// What a finished [`Job`] found.
+#[derive(Debug)]
+pub enum Answer {
+    /// The move of a [`JobTask::Move`].
+    Move(SearchOutcome),
+    /// The decision of a [`JobTask::Opening`].
+    Opening(Decision),
+    /// A [`JobTask::Ponder`] ended.
+    Pondered,
 }
 
 /// What the worker thread is asked to do.
@@ -51,8 +76,8 @@ enum Task {
 pub struct Report {
     /// The job's id.
     pub id: u64,
-    /// The player's outcome, or the panic message.
-    pub result: Result<SearchOutcome, String>,
+    /// The player's answer, or the panic message.
+    pub result: Result<Answer, String>,
 }
 
 /// The message of a panic payload (`&str` or `String`), else `"panic"`.
@@ -105,7 +130,19 @@ impl Worker {
                         }
                         job.map(|job| {
                             let mut board = job.board;
-                            p.choose(&mut board, &job.control)
+                            match job.task {
+                                JobTask::Move => Answer::Move(p.choose(&mut board, &job.control)),
+                                JobTask::Opening(task) => Answer::Opening(opening::decide(
+                                    p.as_mut(),
+                                    &mut board,
+                                    &task,
+                                    &job.control,
+                                )),
+                                JobTask::Ponder => {
+                                    p.analyse(&mut board, &job.control);
+                                    Answer::Pondered
+                                }
+                            }
                         })
                     }));
                     let result = match result {
@@ -184,6 +221,7 @@ mod tests {
                 control: SearchControl::for_millis(100),
                 memory: MemoryBudget::new(Some(1 << 24), None),
                 clear: false,
+                task: JobTask::Move,
             }
         };
         let next = |j| {
@@ -198,7 +236,10 @@ mod tests {
         );
         let r = next(job(2, 3));
         assert_eq!(r.id, 2);
-        let m = r.result.expect("move").best;
+        let Ok(Answer::Move(outcome)) = r.result else {
+            panic!("a move expected: {r:?}");
+        };
+        let m = outcome.best;
         assert!(m.y() > 0 || m.x() >= 3);
         let r = next(job(3, 1));
         assert!(r.result.is_ok());

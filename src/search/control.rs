@@ -72,6 +72,39 @@ impl SearchControl {
         capped
     }
 
+    /// A control for a part of this search's work (an opening decision weighs several
+    /// positions): `share` of time from now, never past this control's deadline, the same stop
+    /// flag, threads and limits, no reporter, no analysis lines, one line unless `multi_pv` says.
+    pub fn slice(&self, share: Duration, multi_pv: usize) -> SearchControl {
+        let now = Instant::now();
+        let hard = share.min(self.budget.deadline.saturating_duration_since(now));
+        SearchControl {
+            budget: TimeBudget {
+                soft: hard,
+                hard,
+                deadline: now + hard,
+            },
+            stop: self.stop.clone(),
+            reporter: None,
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+            threads: self.threads,
+            multi_pv: multi_pv.max(1),
+            excluded: Vec::new(),
+            yixin_detail: false,
+        }
+    }
+
+    /// The time left of the soft budget (what an opening decision spreads over its searches).
+    pub fn soft_left(&self) -> Duration {
+        self.budget.soft.saturating_sub(self.elapsed())
+    }
+
+    /// The reporter, if any.
+    pub fn reporter(&self) -> Option<&Reporter> {
+        self.reporter.as_ref()
+    }
+
     /// Reports a line of progress (nothing without a reporter).
     pub fn report(&self, text: &str) {
         if let Some(r) = &self.reporter {

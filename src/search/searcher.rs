@@ -333,6 +333,45 @@ pub struct Searcher {
     /// Triangular principal-variation table: `pv[ply]` is the line from `ply` on.
     pv: Vec<Vec<Pos>>,
     started: Instant,
+    /// Yixin-Board's live root marks (`REALTIME POS / DONE / LOST`), main thread only.
+    realtime: Option<Realtime>,
+}
+
+/// Yixin-Board's live analysis of the root (`INFO show_detail` ≥ 2): which root move is being
+/// searched (`POS`), which are done (`DONE`) and which are proven lost (`LOST`). Rate-limited:
+/// nothing in a search's first [`Realtime::QUIET`], then at most one `POS` per
+/// [`Realtime::GAP`] (a `DONE` only follows its own `POS`), so that a fast iteration writes
+/// nothing and a slow one a few lines a second per move.
+struct Realtime {
+    reporter: crate::search::control::Reporter,
+    last: Option<Instant>,
+}
+
+impl Realtime {
+    /// No marks before the search has run this long.
+    const QUIET: Duration = Duration::from_millis(200);
+    /// The least time between two `POS` lines.
+    const GAP: Duration = Duration::from_millis(25);
+
+    /// Marks `mv` as being searched, if the rate allows; true when it did.
+    fn pos(&mut self, started: Instant, mv: Pos) -> bool {
+        let now = Instant::now();
+        if now.duration_since(started) < Self::QUIET
+            || self.last.is_some_and(|t| now.duration_since(t) < Self::GAP)
+        {
+            return false;
+        }
+        self.last = Some(now);
+        (self.reporter)(&format!("REALTIME POS {},{}", mv.x(), mv.y()));
+        true
+    }
+
+    fn done(&self, mv: Pos, lost: bool) {
+        (self.reporter)(&format!("REALTIME DONE {},{}", mv.x(), mv.y()));
+        if lost {
+            (self.reporter)(&format!("REALTIME LOST {},{}", mv.x(), mv.y()));
+        }
+    }
 }
 
 /// A root move and what the last iteration thought of it.
@@ -370,6 +409,7 @@ impl Searcher {
             stack: vec![Frame::default(); MAX_PLY as usize + 8],
             pv: vec![Vec::new(); MAX_PLY as usize + 8],
             started: Instant::now(),
+            realtime: None,
         }
     }
 
@@ -443,6 +483,14 @@ impl Searcher {
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
         self.set_threads(control.threads);
+        self.realtime = control
+            .yixin_detail
+            .then(|| control.reporter().cloned())
+            .flatten()
+            .map(|reporter| Realtime {
+                reporter,
+                last: None,
+            });
         self.multi_pv = control.multi_pv.max(1);
         self.excluded.clone_from(&control.excluded);
         for h in &mut self.helpers {
@@ -763,6 +811,8 @@ impl Searcher {
         self.pv[0].clear();
         for i in 0..root.len() {
             let mv = root[i].mv;
+            let started = self.started;
+            let marked = self.realtime.as_mut().is_some_and(|r| r.pos(started, mv));
             self.board.make_move(mv);
             let value = if i == 0 {
                 -self.search(-beta, -alpha, depth - 1, 1, true, false)
@@ -776,6 +826,12 @@ impl Searcher {
             self.board.undo();
             if self.stopped {
                 return best.max(alpha);
+            }
+            if marked {
+                // A value at or below a lost mate is an upper bound on a loss: lost for sure.
+                if let Some(r) = &self.realtime {
+                    r.done(mv, value <= -MATE_BOUND);
+                }
             }
             root[i].value = if value > alpha || i == 0 {
                 value

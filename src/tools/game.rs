@@ -39,6 +39,10 @@ pub struct GameSettings {
     pub strict: bool,
     /// Print the board after every move to stdout.
     pub show: bool,
+    /// Open every game with Swap2 (`SWAP2BOARD`, ref §3.12) instead of an opening.
+    pub swap2: bool,
+    /// Send the `SWAP2BOARD` rows as `x,y,field` (Rapfi) instead of plain `x,y` (the spec).
+    pub swap2_fields: bool,
 }
 
 impl GameSettings {
@@ -85,6 +89,8 @@ pub struct GameReport {
     pub overhead: Vec<Duration>,
     /// Sum of the engines' measured thinking times (request written to reply read).
     pub think_time: Duration,
+    /// Swap2 gave the brain scheduled as black the white stones.
+    pub swapped: bool,
 }
 
 /// The game was abandoned because the run is stopping.
@@ -112,6 +118,7 @@ struct Game<'a> {
     overhead: Vec<Duration>,
     think_time: Duration,
     last_reply: Option<Instant>,
+    swapped: bool,
 }
 
 impl Game<'_> {
@@ -131,6 +138,7 @@ impl Game<'_> {
             detail,
             overhead: self.overhead,
             think_time: self.think_time,
+            swapped: self.swapped,
         }
     }
 
@@ -161,6 +169,102 @@ impl Game<'_> {
             let _ = writeln!(out, "{text}\n{}", self.board.to_text());
             let _ = out.flush();
         }
+    }
+}
+
+/// Stones placed by one opening answer.
+type Stones = Vec<(usize, usize)>;
+
+/// Why an opening answer loses: the reason, the failure (a crash or a time-out) if any, a detail.
+type Fault = (ResultReason, Option<Failure>, String);
+
+/// The Swap2 opening (ref §3.12): `seats[0]` (the first player) places three stones; `seats[1]`
+/// answers `SWAP` (it takes black), the fourth move (it stays white) or the fourth and fifth
+/// stones, after which `seats[0]` answers `SWAP` (it takes black) or the sixth move (white).
+/// The stones go on the game's board and record; true when the seats' colours are exchanged
+/// (`seats[1]` is black). A bad answer or a failure loses the game for its seat, as black
+/// (`seats[0]`) or white (`seats[1]`).
+fn swap2_opening(seats: &mut [&mut Seat; 2], game: &mut Game) -> Result<bool, (Color, Fault)> {
+    // Each answer is one line of whitespace-separated `x,y` or `SWAP`, timed on the seat's clock.
+    let ask = |seats: &mut [&mut Seat; 2],
+               game: &mut Game,
+               i: usize,
+               counts: &[usize]|
+     -> Result<Option<Stones>, Fault> {
+        let mut lines = vec![format!(
+            "INFO time_left {}",
+            game.clocks[i].time_left_info()
+        )];
+        lines.push("SWAP2BOARD".to_owned());
+        let stones = game.record.moves.len();
+        for (k, &(x, y)) in game.record.moves.iter().enumerate() {
+            if game.settings.swap2_fields {
+                // 1 for the side to move's stones (the parity of the count says which).
+                let own = k % 2 == stones % 2;
+                lines.push(format!("{x},{y},{}", if own { 1 } else { 2 }));
+            } else {
+                lines.push(format!("{x},{y}"));
+            }
+        }
+        lines.push("DONE".to_owned());
+        let name = seats[i].spec().name.clone();
+        let allowance = game.clocks[i].allowance().unwrap_or(Duration::ZERO);
+        let (reply, sent, got) = seats[i].ask_line(&lines, allowance).map_err(|e| {
+            let (reason, failure) = engine_failure(&e);
+            seats[i].kill();
+            (reason, Some(failure), format!("{name} at SWAP2BOARD: {e}"))
+        })?;
+        let used = got.saturating_duration_since(sent);
+        game.think_time += used;
+        game.clocks[i].charge(used);
+        let bad = |why: &str| {
+            (
+                ResultReason::IllegalMove(super::records::IllegalKind::Unparseable),
+                None,
+                format!("{name} answered `{reply}` to SWAP2BOARD: {why}"),
+            )
+        };
+        if reply.trim().eq_ignore_ascii_case("SWAP") {
+            return if counts.contains(&0) {
+                Ok(None)
+            } else {
+                Err(bad("no swap here"))
+            };
+        }
+        let mut moves = Vec::new();
+        for token in reply.split_whitespace() {
+            let (x, y) =
+                super::engine_process::parse_move(token).ok_or_else(|| bad("x,y expected"))?;
+            let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y)) else {
+                return Err(bad("off the board"));
+            };
+            moves.push((x, y));
+        }
+        if !counts.contains(&moves.len()) {
+            return Err(bad("wrong number of stones"));
+        }
+        for &(x, y) in &moves {
+            if game.board.try_play(x, y).is_err() {
+                return Err(bad("an illegal stone"));
+            }
+            game.record.moves.push((x, y));
+        }
+        Ok(Some(moves))
+    };
+    // The first player's three stones.
+    ask(seats, game, 0, &[3]).map_err(|e| (Color::Black, e))?;
+    // The second player: SWAP (0), the fourth move (1) or two more stones (2).
+    match ask(seats, game, 1, &[0, 1, 2]) {
+        Err(e) => Err((Color::White, e)),
+        Ok(None) => Ok(true),
+        Ok(Some(m)) if m.len() == 1 => Ok(false),
+        Ok(Some(_)) => match ask(seats, game, 0, &[0, 1]) {
+            Err(e) => Err((Color::Black, e)),
+            // The first player takes black; the second plays white's sixth move.
+            Ok(None) => Ok(false),
+            // The first player stays white and has played the sixth move.
+            Ok(Some(_)) => Ok(true),
+        },
     }
 }
 
@@ -203,6 +307,7 @@ pub fn play_game(
         overhead: Vec::new(),
         think_time: Duration::ZERO,
         last_reply: None,
+        swapped: false,
     };
     for &(x, y) in &opening.moves {
         if game.board.try_play(x, y).is_err() {
@@ -240,6 +345,26 @@ pub fn play_game(
                     Some((color, failure)),
                     Some(format!("{} at START: {e}", seat.spec().name)),
                 ));
+            }
+        }
+    }
+    if settings.swap2 {
+        match swap2_opening(&mut seats, &mut game) {
+            Ok(swapped) => {
+                if swapped {
+                    seats.swap(0, 1);
+                    game.swapped = true;
+                    std::mem::swap(&mut game.record.black, &mut game.record.white);
+                }
+                game.record.opening_len = game.record.moves.len();
+            }
+            Err((color, (reason, failure, detail))) => {
+                return Ok(game.finish(
+                    loser_result(color),
+                    reason,
+                    failure.map(|f| (color, f)),
+                    Some(detail),
+                ))
             }
         }
     }

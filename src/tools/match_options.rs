@@ -89,6 +89,15 @@ pub struct CommonArgs {
     /// instead of losing the game at once (Piskvork, the default).
     #[arg(long)]
     pub lenient: bool,
+    /// Swap2 openings (Gomocup's `SWAP2BOARD`): the brain scheduled as black places three
+    /// stones, the other swaps, plays the fourth move or places two more, and so on; the colours
+    /// follow the choices. Excludes --openings and --random-openings.
+    #[arg(long)]
+    pub swap2: bool,
+    /// With --swap2: send the `SWAP2BOARD` rows as `x,y,field` (1 = a stone of the side to
+    /// move, 2 = the other side's), as Rapfi reads them, instead of the spec's plain `x,y`.
+    #[arg(long)]
+    pub swap2_fields: bool,
     /// Stop the run after a game lost by a crash or a time-out instead of restarting the
     /// engine for the next game.
     #[arg(long)]
@@ -297,6 +306,9 @@ impl MatchConfig {
             "corpus" => OpeningFormat::Corpus,
             f => bail!("unknown --openings-format `{f}` (auto, offset, pos or corpus)"),
         };
+        if c.swap2 && (c.openings.is_some() || c.random_openings > 0) {
+            bail!("--swap2 plays its own openings: it excludes --openings and --random-openings");
+        }
         let mut openings = match &c.openings {
             Some(path) => {
                 if c.random_openings > 0 {
@@ -371,6 +383,8 @@ impl MatchConfig {
                     .unwrap_or_else(|| default_draw_after(rule, c.size, c.size)),
                 strict: !c.lenient,
                 show: c.show,
+                swap2: c.swap2,
+                swap2_fields: c.swap2_fields,
             },
             openings,
             gauntlet,

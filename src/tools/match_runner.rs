@@ -302,7 +302,11 @@ pub fn run_match(config: MatchConfig, out: &mut dyn Write) -> Result<MatchSummar
             let Ok(report) = f.game else { continue };
             let (first, _) = pairs[f.job.pair];
             let st = &mut stats[f.job.pair];
-            st.add(f.job.game_in_pair, f.job.black == first, &report.record);
+            st.add(
+                f.job.game_in_pair,
+                (f.job.black == first) != report.swapped,
+                &report.record,
+            );
             summary.games += 1;
             summary.overhead.add(&report);
             progress.clear();

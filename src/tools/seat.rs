@@ -137,6 +137,23 @@ impl Seat {
         }
     }
 
+    /// Sends `lines` and returns the next reply line that is not chatter (`MESSAGE`, `DEBUG`,
+    /// …), with the send and receive instants: the opening answers (`SWAP2BOARD`), which are
+    /// not single moves.
+    pub fn ask_line(
+        &mut self,
+        lines: &[String],
+        allowance: Duration,
+    ) -> Result<(String, Instant, Instant), EngineError> {
+        let p = self.process()?;
+        for line in lines {
+            p.send(line)?;
+        }
+        let sent = Instant::now();
+        let reply = p.read_reply(sent + allowance)?;
+        Ok((reply, sent, Instant::now()))
+    }
+
     /// Kills the process (its whole group), if any. The next game starts a new one.
     pub fn kill(&mut self) {
         if let Some(mut p) = self.process.take() {
