@@ -303,7 +303,26 @@ fn pondering_thinks_silently_and_stops_at_once() {
     b.expect_move(secs(2));
     assert!(t.elapsed() < ms(700), "{:?}", t.elapsed());
     b.expect_quiet(ms(300));
+    // A won game leaves nothing to ponder: after our five the engine idles.
+    b.send_all(&[
+        "start 15", "board", "3,3,1", "10,10,2", "4,3,1", "12,12,2", "5,3,1", "14,14,2", "6,3,1",
+        "10,14,2", "done",
+    ]);
+    assert_eq!(b.expect(secs(5)), "OK");
+    let five = b.expect_move(secs(5));
+    assert!(five == (2, 3) || five == (7, 3), "{five:?}");
+    std::thread::sleep(ms(100));
+    let before = cpu_ticks(b.pid());
+    b.expect_quiet(ms(500));
+    assert!(
+        cpu_ticks(b.pid()) - before < 10,
+        "pondering a finished game"
+    );
     // END while pondering exits at once.
+    b.send_all(&["start 15", "board", "7,7,2", "done"]);
+    assert_eq!(b.expect(secs(5)), "OK");
+    b.expect_move(secs(5));
+    b.expect_quiet(ms(200));
     b.send("END");
     assert!(b.wait_exit(secs(2)).is_some(), "still running after END");
 }

@@ -890,6 +890,10 @@ impl<W: Write + Send + 'static> Session<W> {
                 ..
             }
         );
+        // A game that is over (our last stone made five) has nothing to ponder.
+        if pondering && board.last_move_wins() {
+            return Ok(());
+        }
         if board.is_full() || (opening_on_empty && board.stone_count() > 0) {
             return if pondering {
                 Ok(())
