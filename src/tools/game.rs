@@ -121,7 +121,31 @@ struct Game<'a> {
     swapped: bool,
 }
 
-impl Game<'_> {
+impl<'a> Game<'a> {
+    /// A game about to start on `board`: full clocks, nothing played by the engines yet.
+    fn new(settings: &'a GameSettings, board: Board, record: GameRecord) -> Game<'a> {
+        Game {
+            settings,
+            board,
+            record,
+            clocks: [Clock::new(settings.tc, settings.tolerance); 2],
+            started: [false; 2],
+            overhead: Vec::new(),
+            think_time: Duration::ZERO,
+            last_reply: None,
+            swapped: false,
+        }
+    }
+
+    /// The two engines exchange colours (a Swap2 `SWAP`; the caller swaps the seats): the
+    /// names of the record and the clocks follow the engines, so that each keeps the time it
+    /// spent on its opening answers.
+    fn exchange_colours(&mut self) {
+        self.swapped = !self.swapped;
+        self.clocks.swap(0, 1);
+        std::mem::swap(&mut self.record.black, &mut self.record.white);
+    }
+
     fn finish(
         self,
         result: GameResult,
@@ -298,17 +322,7 @@ pub fn play_game(
         ResultReason::Adjudication,
     );
     record.game_index = game_index;
-    let mut game = Game {
-        settings,
-        board,
-        record,
-        clocks: [Clock::new(settings.tc, settings.tolerance); 2],
-        started: [false; 2],
-        overhead: Vec::new(),
-        think_time: Duration::ZERO,
-        last_reply: None,
-        swapped: false,
-    };
+    let mut game = Game::new(settings, board, record);
     for &(x, y) in &opening.moves {
         if game.board.try_play(x, y).is_err() {
             return Ok(game.finish(
@@ -353,8 +367,7 @@ pub fn play_game(
             Ok(swapped) => {
                 if swapped {
                     seats.swap(0, 1);
-                    game.swapped = true;
-                    std::mem::swap(&mut game.record.black, &mut game.record.white);
+                    game.exchange_colours();
                 }
                 game.record.opening_len = game.record.moves.len();
             }
@@ -462,5 +475,49 @@ pub fn play_game(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// After a Swap2 exchange each engine keeps its name's colour and the time it spent.
+    #[test]
+    fn exchanged_colours_keep_each_engines_clock() {
+        let settings = GameSettings {
+            size: 15,
+            rule: Rule::Standard,
+            tc: TimeControl::parse("5000/60000").unwrap(),
+            tolerance: Duration::from_millis(1000),
+            max_memory: 0,
+            draw_after: 0,
+            strict: false,
+            show: false,
+            swap2: true,
+            swap2_fields: false,
+        };
+        let record = GameRecord::new(
+            "first",
+            "second",
+            (15, 15),
+            1,
+            Vec::new(),
+            GameResult::Draw,
+            ResultReason::Adjudication,
+        );
+        let board = Board::new(15, 15, Rule::Standard).unwrap();
+        let mut game = Game::new(&settings, board, record);
+        // "first" (black so far) spent 4 s on its opening answer, "second" 1 s.
+        game.clocks[0].charge(Duration::from_millis(4000));
+        game.clocks[1].charge(Duration::from_millis(1000));
+        game.exchange_colours();
+        assert!(game.swapped);
+        assert_eq!(
+            (game.record.black.as_str(), game.record.white.as_str()),
+            ("second", "first")
+        );
+        assert_eq!(game.clocks[0].time_left_info(), 59_000, "second, now black");
+        assert_eq!(game.clocks[1].time_left_info(), 56_000, "first, now white");
     }
 }
