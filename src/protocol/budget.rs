@@ -86,10 +86,10 @@ mod tests {
         ]);
         let inp = input(0, false);
         let b = compute_budget(&s, &inp);
-        assert_eq!(ms(&b), (4700, 4700));
+        assert_eq!(ms(&b), (4835, 4835));
         assert_eq!(b.deadline, inp.received + b.hard);
         // First think of the process: 100 ms more reserve.
-        assert_eq!(ms(&compute_budget(&s, &input(0, true))), (4600, 4600));
+        assert_eq!(ms(&compute_budget(&s, &input(0, true))), (4735, 4735));
     }
 
     #[test]
@@ -103,7 +103,7 @@ mod tests {
         // Late in the game fewer moves to go: a bigger share.
         let late = compute_budget(&s, &input(80, false));
         assert_eq!(late.soft.as_millis(), 999_450 / 7);
-        assert!(late.hard <= Duration::from_millis(299_450));
+        assert!(late.hard <= Duration::from_millis(299_460));
     }
 
     #[test]
@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn time_smaller_than_reserve_means_move_now() {
-        let s = settings(&[("timeout_turn", "40")]);
+        let s = settings(&[("timeout_turn", "30")]);
         assert!(compute_budget(&s, &input(0, false)).is_immediate());
         let s = settings(&[("timeout_turn", "5000"), ("time_left", "50")]);
         assert!(compute_budget(&s, &input(0, false)).is_immediate());
@@ -152,7 +152,7 @@ mod tests {
             ("timeout_match", "0"),
             ("time_left", "2147483647"),
         ]);
-        assert_eq!(ms(&compute_budget(&s, &input(0, false))), (900, 900));
+        assert_eq!(ms(&compute_budget(&s, &input(0, false))), (935, 935));
         let tc = s.time_control();
         assert_eq!(tc.match_left, Limit::Unlimited);
         // timeout_match 0 without time_left is unlimited too.
@@ -167,7 +167,7 @@ mod tests {
         let tc = s.time_control();
         assert_eq!(tc.turn, Limit::Ms(DEFAULT_TURN_MS));
         assert_eq!(tc.match_left, Limit::Unlimited);
-        assert_eq!(ms(&compute_budget(&s, &input(0, false))), (4700, 4700));
+        assert_eq!(ms(&compute_budget(&s, &input(0, false))), (4835, 4835));
         // Only match time known (c-gomoku-cli without a per-move cap): no turn cap.
         let s = settings(&[("timeout_match", "60000"), ("time_left", "60000")]);
         let tc = s.time_control();
@@ -267,7 +267,8 @@ mod tests {
                 first_think: false,
             },
         );
-        assert!(b.remaining(Instant::now()) <= Duration::from_millis(500));
+        // 935 ms from receipt, 400 of them gone.
+        assert!(b.remaining(Instant::now()) <= Duration::from_millis(535));
         assert_eq!(
             b.remaining(received + Duration::from_secs(5)),
             Duration::ZERO

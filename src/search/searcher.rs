@@ -10,7 +10,8 @@
 //! 3. Mate-distance pruning: no line can beat a mate already found nearer the root.
 //! 4. Static mate detection ([`super::mate::static_mate`]).
 //! 5. Transposition table: a deep enough entry ends a non-PV node.
-//! 6. Static evaluation (from the table when it has one).
+//! 6. Static evaluation (from the table when it has one); for the pruning steps, the table's
+//!    value instead where its bound says it is the better guess.
 //! 7. Pruning before the moves (see each step's comment for what a match measured).
 //! 8. The moves, staged by the opponent's threats ([`MovePicker`]): the first with the full
 //!    window, the others with a null window and a re-search when they beat alpha; a forced
@@ -209,6 +210,9 @@ pub struct SearchParams {
     pub late_move_reductions: bool,
     /// Step 7d: internal iterative reduction (no table move at a deep node).
     pub iir: bool,
+    /// Step 6a: a table value that bounds the node replaces the static evaluation in the
+    /// pruning steps.
+    pub tt_eval: bool,
     /// Step 8: the defence against an open three or a four-three costs no depth, like the
     /// block of a four (so a threat sequence costs one ply per threat).
     pub threat_extension: bool,
@@ -223,6 +227,7 @@ impl Default for SearchParams {
             late_move_pruning: true,
             late_move_reductions: true,
             iir: true,
+            tt_eval: true,
             threat_extension: true,
         }
     }
@@ -230,13 +235,14 @@ impl Default for SearchParams {
 
 impl SearchParams {
     /// The names `--search-off` takes.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "rfp",
         "razoring",
         "nullmove",
         "lmp",
         "lmr",
         "iir",
+        "tteval",
         "threatext",
     ];
 
@@ -250,6 +256,7 @@ impl SearchParams {
                 "lmp" => self.late_move_pruning = false,
                 "lmr" => self.late_move_reductions = false,
                 "iir" => self.iir = false,
+                "tteval" => self.tt_eval = false,
                 "threatext" => self.threat_extension = false,
                 other => {
                     return Err(format!(
@@ -954,6 +961,7 @@ impl Searcher {
             }
         }
         // Step 6. The static evaluation.
+        let p = self.params;
         let me = self.board.side_to_move();
         let opp = me.opponent();
         let static_eval = match entry {
@@ -965,11 +973,26 @@ impl Searcher {
             && self.stack[ply as usize - 2]
                 .eval
                 .is_some_and(|before| static_eval > before);
+        // Step 6a. A table value that bounds the node on the right side is a better guess than
+        // the static evaluation for the pruning steps below. (+18.0 ± 20.4 Elo against the same
+        // build without it: 572-515-17 over 1,104 games, freestyle 15×15, 150 ms a move;
+        // SPRT (0, 10) stopped undecided at LLR 1.15.)
+        let pruning_eval = match entry {
+            Some(e) if p.tt_eval && !is_mate(e.value) => {
+                let v = from_tt(e.value, ply);
+                match e.bound {
+                    Bound::Exact => v,
+                    Bound::Lower if v > static_eval => v,
+                    Bound::Upper if v < static_eval => v,
+                    _ => static_eval,
+                }
+            }
+            _ => static_eval,
+        };
         // The opponent threatens something that must be answered: no pruning on the eval.
         let threatened = self.board.has_five_point(opp)
             || self.board.threat_count(opp, ThreatClass::Flex4) > 0
             || self.board.threat_count(opp, ThreatClass::Block4Flex3) > 0;
-        let p = self.params;
 
         // Step 7a. Reverse futility: a quiet node far above beta stays there.
         // (+68.6 ± 49.1 Elo against the same build without it: 200 games, freestyle 15×15,
@@ -979,12 +1002,12 @@ impl Searcher {
             && !threatened
             && depth <= 6
             && !is_mate(beta)
-            && static_eval - (70 * depth - 30 * improving as i32) >= beta
+            && pruning_eval - (70 * depth - 30 * improving as i32) >= beta
         {
-            return static_eval;
+            return pruning_eval;
         }
         // Step 7b. Razoring: far below alpha, only a VCF can save the node. (+47.2 ± 48.3)
-        if p.razoring && !pv_node && !threatened && depth <= 3 && static_eval + 250 * depth < alpha
+        if p.razoring && !pv_node && !threatened && depth <= 3 && pruning_eval + 250 * depth < alpha
         {
             let v = self.qsearch(alpha - 1, alpha, ply, 0);
             if self.stopped {
@@ -1000,7 +1023,7 @@ impl Searcher {
             && !pv_node
             && !threatened
             && depth >= 5
-            && static_eval >= beta
+            && pruning_eval >= beta
             && !is_mate(beta)
             && ply >= 1
         {

@@ -16,14 +16,18 @@
 //!    per-move cap, protocol-reference §4.)
 //! 2. **Match time left `M`**: `time_left` if received (`≥ 2147483647` → unlimited, `≤ 0` → move at
 //!    once); otherwise `timeout_match` (`≤ 0` → unlimited); if neither arrived → unlimited.
-//! 3. **Safety reserve** for a limit `L`: `reserve(L) = 50 + min(L / 20, 500)`, plus
-//!    [`FIRST_THINK_RESERVE_MS`] (100) on the first search of the process (GomocupJudge charges the
-//!    process start-up and `START` to move 1, §6.3/§7.2). Managers allow ~1 s tolerance per move, but
-//!    c-gomoku-cli forfeits a negative match clock with **no** tolerance (§7.3) and the judge's tolerance
-//!    does not refill (§7.2), so the reserve is taken from the nominal limits. The 5 % term absorbs
-//!    scheduling noise on a loaded machine; the 50 ms floor covers pipe latency and Windows' 15.6 ms
-//!    timer granularity.
-//! 4. `avail_turn = T − reserve(T)`, `avail_match = M − reserve(M)`. Either `≤ 0` → move at once.
+//! 3. **Safety reserves**, taken from the nominal limits: for the match clock
+//!    `reserve(M) = 50 + min(M / 20, 500)`, for the per-move limit
+//!    `turn_reserve(T) = 40 + min(T / 40, 500)`; both plus [`FIRST_THINK_RESERVE_MS`] (100) on the
+//!    first search of the process (GomocupJudge charges the process start-up and `START` to move 1,
+//!    §6.3/§7.2). c-gomoku-cli forfeits a negative match clock with **no** tolerance (§7.3) and the
+//!    judge's tolerance does not refill (§7.2), hence the larger match reserve; a move's own limit
+//!    is only ever judged with a tolerance (1 s in every manager, §7), so its reserve is smaller
+//!    (at 0.3 s a move the search gets 253 ms instead of 235). The proportional terms absorb
+//!    scheduling noise on a loaded machine; the floors cover pipe latency, the search's polling
+//!    of the clock and Windows' 15.6 ms timer granularity.
+//! 4. `avail_turn = T − turn_reserve(T)`, `avail_match = M − reserve(M)`. Either `≤ 0` → move at
+//!    once.
 //! 5. **Moves to go**: `n = clamp(22 − stones/4, 7, 22)`, then `n = min(n, max(1, empty/2))`
 //!    (Rapfi's `MatchSpace = 22`, `MatchSpaceMin = 7`).
 //! 6. `soft_match = min(avail_match, avail_match / n + time_increment)`;
@@ -37,20 +41,25 @@
 //! reasonable move".
 //!
 //! Worked examples (first think, empty 20×20 board, no first-think reserve):
-//! * Fastgame `5000 / 120000`: `avail_turn = 4700`, `avail_match = 119450`, `n = 22` →
-//!   soft = hard = 4700.
-//! * Gomocup 1 `300000 / 1000000`: `avail_turn = 299450`, `avail_match = 999450` → soft = 45429,
+//! * Fastgame `5000 / 120000`: `avail_turn = 4835`, `avail_match = 119450`, `n = 22` →
+//!   soft = hard = 4835.
+//! * Gomocup 1 `300000 / 1000000`: `avail_turn = 299460`, `avail_match = 999450` → soft = 45429,
 //!   hard = 136287.
-//! * c-gomoku-cli `tc=0/1` (`timeout_turn 1000`, `time_left 2147483647`): soft = hard = 900.
+//! * c-gomoku-cli `tc=0/1` (`timeout_turn 1000`, `time_left 2147483647`): soft = hard = 935.
 
 use std::time::{Duration, Instant};
 
 /// Per-move limit assumed when no limit at all is known (no `timeout_turn`, unlimited match).
 pub const DEFAULT_TURN_MS: u64 = 5_000;
-/// Fixed part of the safety reserve.
+/// Fixed part of the match clock's safety reserve.
 pub const BASE_RESERVE_MS: u64 = 50;
-/// The proportional part of the reserve is `limit / RESERVE_DIVISOR` …
+/// The proportional part of the match clock's reserve is `limit / RESERVE_DIVISOR` …
 pub const RESERVE_DIVISOR: u64 = 20;
+/// Fixed part of the per-move limit's reserve.
+pub const TURN_BASE_RESERVE_MS: u64 = 40;
+/// The proportional part of the per-move limit's reserve is `limit / TURN_RESERVE_DIVISOR`
+/// (capped like the match clock's).
+pub const TURN_RESERVE_DIVISOR: u64 = 40;
 /// … capped at this.
 pub const RESERVE_CAP_MS: u64 = 500;
 /// Extra reserve on the first search of the process (start-up charged to move 1 by GomocupJudge).
@@ -136,33 +145,42 @@ impl TimeBudget {
     }
 }
 
-fn reserve(limit: u64, first_think: bool) -> u64 {
+/// The safety reserve for `limit`: a per-move limit (`turn`) or the match clock.
+fn reserve(limit: u64, turn: bool, first_think: bool) -> u64 {
     let extra = if first_think {
         FIRST_THINK_RESERVE_MS
     } else {
         0
     };
-    BASE_RESERVE_MS + (limit / RESERVE_DIVISOR).min(RESERVE_CAP_MS) + extra
+    let (base, divisor) = if turn {
+        (TURN_BASE_RESERVE_MS, TURN_RESERVE_DIVISOR)
+    } else {
+        (BASE_RESERVE_MS, RESERVE_DIVISOR)
+    };
+    base + (limit / divisor).min(RESERVE_CAP_MS) + extra
 }
 
 /// Computes the budget from already extracted limits (steps 3–7 of the formula).
 pub fn budget_for(tc: &TimeControl, input: &TimeInput) -> TimeBudget {
     let immediate = TimeBudget::immediate(input.received);
     // Step 4: available time under each limit (None = unlimited).
-    let avail = |limit: Limit| -> Result<Option<u64>, ()> {
+    let avail = |limit: Limit, turn: bool| -> Result<Option<u64>, ()> {
         match limit {
             Limit::Immediate => Err(()),
             Limit::Unlimited => Ok(None),
-            Limit::Ms(ms) => match ms
-                .min(MAX_LIMIT_MS)
-                .checked_sub(reserve(ms, input.first_think))
-            {
-                Some(a) if a > 0 => Ok(Some(a)),
-                _ => Err(()),
-            },
+            Limit::Ms(ms) => {
+                match ms
+                    .min(MAX_LIMIT_MS)
+                    .checked_sub(reserve(ms, turn, input.first_think))
+                {
+                    Some(a) if a > 0 => Ok(Some(a)),
+                    _ => Err(()),
+                }
+            }
         }
     };
-    let (Ok(avail_turn), Ok(avail_match)) = (avail(tc.turn), avail(tc.match_left)) else {
+    let (Ok(avail_turn), Ok(avail_match)) = (avail(tc.turn, true), avail(tc.match_left, false))
+    else {
         return immediate;
     };
     // Steps 5-6.
@@ -234,7 +252,7 @@ mod tests {
             increment: 0,
         };
         let b = budget_for(&tc, &input(0, false));
-        assert_eq!((b.soft.as_millis(), b.hard.as_millis()), (900, 900));
+        assert_eq!((b.soft.as_millis(), b.hard.as_millis()), (935, 935));
         let tc = TimeControl {
             turn: Limit::Immediate,
             ..tc
