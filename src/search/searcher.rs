@@ -1453,4 +1453,20 @@ mod tests {
         let m = r.best.unwrap();
         assert!(m == Pos::new(6, 7) || m == Pos::new(10, 7), "{m:?}");
     }
+
+    /// Every name `--search-off` lists switches off a step of its own; an unknown name is an
+    /// error.
+    #[test]
+    fn each_search_off_name_switches_off_one_step() {
+        let all = SearchParams::default();
+        let mut seen = Vec::new();
+        for name in SearchParams::NAMES {
+            let off = all.without(name).unwrap();
+            assert_ne!(off, all, "{name} switched nothing off");
+            assert!(!seen.contains(&off), "{name} repeats another name's step");
+            seen.push(off);
+        }
+        assert!(all.without("tteval").is_ok_and(|p| !p.tt_eval));
+        assert!(all.without("nosuchstep").is_err());
+    }
 }

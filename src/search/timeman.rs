@@ -55,13 +55,13 @@ pub const DEFAULT_TURN_MS: u64 = 5_000;
 pub const BASE_RESERVE_MS: u64 = 50;
 /// The proportional part of the match clock's reserve is `limit / RESERVE_DIVISOR` …
 pub const RESERVE_DIVISOR: u64 = 20;
+/// … capped at this (the per-move limit's reserve too).
+pub const RESERVE_CAP_MS: u64 = 500;
 /// Fixed part of the per-move limit's reserve.
 pub const TURN_BASE_RESERVE_MS: u64 = 40;
 /// The proportional part of the per-move limit's reserve is `limit / TURN_RESERVE_DIVISOR`
-/// (capped like the match clock's).
+/// (capped at [`RESERVE_CAP_MS`]).
 pub const TURN_RESERVE_DIVISOR: u64 = 40;
-/// … capped at this.
-pub const RESERVE_CAP_MS: u64 = 500;
 /// Extra reserve on the first search of the process (start-up charged to move 1 by GomocupJudge).
 pub const FIRST_THINK_RESERVE_MS: u64 = 100;
 /// Number of own moves the remaining match time is spread over at the start of a game.
