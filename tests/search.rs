@@ -5,6 +5,7 @@
 use tianyuan::core::{Board, Color, Pos};
 use tianyuan::corpus::read_corpus;
 use tianyuan::search::mate::{static_mate, StaticMate};
+use tianyuan::search::searcher::SearchParams;
 use tianyuan::search::value::{mate_in, MATE, MATE_BOUND};
 use tianyuan::search::Searcher;
 use tianyuan::tactics::{Limits, SolveOutcome, VcfSolver};
@@ -43,9 +44,22 @@ fn line_wins_in(board: &Board, line: &[Pos]) -> Option<i32> {
     }
 }
 
+/// A searcher whose quiescence plays every four (`--search-off qsnarrow`): at depth 3 it sees
+/// every VCF, so every corpus win must be found, at its distance.
+fn full_width_searcher() -> Searcher {
+    let mut s = Searcher::new(16 << 20);
+    s.set_params(SearchParams::default().without("qsnarrow").unwrap());
+    s
+}
+
 #[test]
 fn forced_wins_are_found_at_their_distance() {
-    let mut searcher = Searcher::new(16 << 20);
+    let mut searcher = full_width_searcher();
+    // The default search's quiescence plays only fours near its last stone: it sees most of
+    // these wins at depth 3 (the others are left to deeper iterations and the root's VCF
+    // probe; a win it finds may be longer than the shortest VCF).
+    let mut narrow = Searcher::new(16 << 20);
+    let mut narrow_found = 0;
     let mut checked = 0;
     for file in [
         "games_freestyle_vcf.txt",
@@ -57,6 +71,12 @@ fn forced_wins_are_found_at_their_distance() {
             let Some(k) = shortest_vcf(&mut board, 12) else {
                 continue;
             };
+            narrow.clear();
+            let nv = narrow.search_depth(&board, 3).last.value;
+            if nv >= MATE_BOUND {
+                narrow_found += 1;
+                assert_eq!((MATE - nv) % 2, 1, "{}: narrow {nv}", rec.id);
+            }
             searcher.clear();
             let r = searcher.search_depth(&board, 3);
             let v = r.last.value;
@@ -84,13 +104,18 @@ fn forced_wins_are_found_at_their_distance() {
                 } else {
                     -mate_in(rest)
                 };
-                let again = Searcher::new(16 << 20).search_depth(&end, 3).last.value;
+                let again = full_width_searcher().search_depth(&end, 3).last.value;
                 assert_eq!(again, want, "{}: pv {:?}", rec.id, r.last.pv);
             }
             checked += 1;
         }
     }
     assert_eq!(checked, 171, "positions checked");
+    // 170 of 171 when the narrowing was introduced.
+    assert!(
+        narrow_found >= 165,
+        "narrow quiescence found {narrow_found} of {checked}"
+    );
 }
 
 /// A board with these black and white stones, black to move.

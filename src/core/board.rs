@@ -559,6 +559,56 @@ impl Board {
         }
     }
 
+    /// Whether a stone of `color`'s opponent on the empty cell `d` would leave `color` with no
+    /// cell of any of `classes`: what playing it and reading the threat counts would say, at a
+    /// fraction of the cost (only `color`'s patterns on the four lines through `d` are re-read,
+    /// along the same walk as a move's update, and nothing is written). Asked for every
+    /// candidate defence against an open three or a four-three.
+    pub fn stone_leaves_none(&self, d: Pos, color: Color, classes: &[ThreatClass]) -> bool {
+        let c = color.index();
+        let listed = |class: u8| classes.iter().any(|&k| k as u8 == class);
+        // Cells of those classes off the stone's lines keep their class.
+        let mut untouched: usize = classes.iter().map(|&k| self.threat_count(color, k)).sum();
+        untouched -= usize::from(listed(self.classes[c][d.index()]));
+        let code = stone_code(color.opponent()) as u64;
+        let reach = self.reach as isize;
+        for dir in 0..4 {
+            let (line, at) = d.line_of(dir);
+            let key = self.line_keys[dir][line] | (code << (2 * at));
+            let step = super::pos::DIRECTIONS[dir];
+            let shift = 4 * dir;
+            for sign in [-1isize, 1] {
+                let mut seen = 0u8;
+                for s in 1..=reach {
+                    let offset = sign * s;
+                    let q = (d.0 as isize + step * offset) as usize & (NUM_CELLS - 1);
+                    let cell = self.cells[q];
+                    if cell != CELL_EMPTY as u8 {
+                        seen |= cell;
+                        if seen == 3 {
+                            break;
+                        }
+                        continue;
+                    }
+                    let packed = self
+                        .lines
+                        .get(window_key(key, (at as isize + offset) as usize));
+                    let old = self.patterns[c][q];
+                    let new = (old & !(0xFu16 << shift))
+                        | ((((packed >> (4 * c)) & 0xF) as u16) << shift);
+                    // A cell lies on one line through `d` only, so it is met once.
+                    if new != old {
+                        if listed(self.combine.of_pcode(c, self.combine.pcode(new))) {
+                            return false;
+                        }
+                        untouched -= usize::from(listed(self.classes[c][q]));
+                    }
+                }
+            }
+        }
+        untouched == 0
+    }
+
     /// Recomputes all four directional patterns of the empty cell `p` and its classes (at the
     /// board's creation, before any values are summed).
     fn refresh_cell(&mut self, p: Pos) {
@@ -785,6 +835,21 @@ impl std::fmt::Debug for Board {
 }
 
 #[cfg(test)]
+impl Board {
+    /// A random empty cell near the stones (any empty cell on an empty board), for tests that
+    /// play random games.
+    pub(crate) fn random_near_cell(&self, rng: &mut impl rand::Rng) -> Pos {
+        let near: Vec<Pos> = self.candidates().iter().collect();
+        let pool: Vec<Pos> = if near.is_empty() {
+            self.empty_cells().iter().collect()
+        } else {
+            near
+        };
+        pool[rng.gen_range(0..pool.len())]
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use rand::rngs::StdRng;
@@ -860,21 +925,7 @@ mod tests {
         for (seed, rule) in Rule::ALL.into_iter().enumerate() {
             let mut rng = StdRng::seed_from_u64(seed as u64 + 77);
             for _game in 0..40 {
-                let mut board = Board::new(15, 15, rule).unwrap();
-                for _ in 0..rng.gen_range(12..60) {
-                    let near: Vec<Pos> = board.candidates().iter().collect();
-                    let pool: Vec<Pos> = if near.is_empty() {
-                        board.empty_cells().iter().collect()
-                    } else {
-                        near
-                    };
-                    let p = pool[rng.gen_range(0..pool.len())];
-                    board.make_move(p);
-                    if board.last_move_wins() {
-                        board.undo();
-                        break;
-                    }
-                }
+                let mut board = random_middle_game(rule, &mut rng, 12..60);
                 let empties: Vec<Pos> = board.empty_cells().iter().collect();
                 for color in Color::BOTH {
                     if board.has_five_point(color) {
@@ -915,6 +966,59 @@ mod tests {
             named > 500 && declined > 20,
             "{named} named, {declined} fours declined"
         );
+    }
+
+    /// A 15×15 board after a seeded random number of random moves near the stones (in
+    /// `moves`), stopped before a move that wins.
+    fn random_middle_game(rule: Rule, rng: &mut StdRng, moves: std::ops::Range<usize>) -> Board {
+        let mut board = Board::new(15, 15, rule).unwrap();
+        for _ in 0..rng.gen_range(moves) {
+            board.make_move(board.random_near_cell(rng));
+            if board.last_move_wins() {
+                board.undo();
+                break;
+            }
+        }
+        board
+    }
+
+    /// `stone_leaves_none` says what placing the stone and counting the classes says, for
+    /// every empty cell and colour of seeded random middle games in every rule.
+    #[test]
+    fn stone_leaves_none_matches_playing_the_stone() {
+        let sets: [&[ThreatClass]; 3] = [
+            &[ThreatClass::Flex4],
+            &[ThreatClass::Block4Flex3, ThreatClass::Flex4],
+            &[ThreatClass::Flex3, ThreatClass::Flex3Plus],
+        ];
+        let mut stops = 0;
+        for (seed, rule) in Rule::ALL.into_iter().enumerate() {
+            let mut rng = StdRng::seed_from_u64(seed as u64 + 401);
+            for _game in 0..30 {
+                let mut board = random_middle_game(rule, &mut rng, 8..50);
+                let empties: Vec<Pos> = board.empty_cells().iter().collect();
+                for color in Color::BOTH {
+                    for classes in sets {
+                        if classes.iter().all(|&k| board.threat_count(color, k) == 0) {
+                            continue;
+                        }
+                        for &d in &empties {
+                            let said = board.stone_leaves_none(d, color, classes);
+                            let side = board.side_to_move();
+                            board.place(d, color.opponent());
+                            let none = classes.iter().all(|&k| board.threat_count(color, k) == 0);
+                            board.undo();
+                            if board.side_to_move() != side {
+                                board.pass();
+                            }
+                            assert_eq!(said, none, "{rule} {d:?} {color:?} {classes:?}\n{board:?}");
+                            stops += usize::from(none);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(stops > 300, "{stops} stopping stones");
     }
 
     #[test]

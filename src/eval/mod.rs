@@ -155,7 +155,7 @@ pub fn evaluate_from_scratch(board: &Board) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Pos, Rule};
+    use crate::core::Rule;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -175,13 +175,7 @@ mod tests {
                     if undo {
                         board.undo();
                     } else {
-                        let near: Vec<Pos> = board.candidates().iter().collect();
-                        let pool: Vec<Pos> = if near.is_empty() {
-                            board.empty_cells().iter().collect()
-                        } else {
-                            near
-                        };
-                        board.make_move(pool[rng.gen_range(0..pool.len())]);
+                        board.make_move(board.random_near_cell(&mut rng));
                     }
                     let v = evaluate(&board);
                     assert_eq!(

@@ -3,8 +3,8 @@
 //! 1. The opponent has a five point: only the stones that stop it (none legal: the node is
 //!    lost, which static mate detection has already said).
 //! 2. The opponent has an open-four point (an open three): the exact defences — every legal
-//!    stone after which he has none, found by playing each stone on the threat's lines — and
-//!    the side to move's own fours.
+//!    stone after which he has none, found by re-reading his patterns around each stone on the
+//!    threat's lines ([`Board::stone_leaves_none`]) — and the side to move's own fours.
 //! 3. The opponent threatens a four-three: its exact defences (after which he has no
 //!    four-three and no open-four point), and own fours.
 //! 4. Otherwise every candidate: the empty cells near the stones, and any cell farther out
@@ -262,10 +262,7 @@ pub fn defences(board: &mut Board, opp: Color, classes: &[ThreatClass]) -> Vec<P
         if !legal_for(board, d, me) {
             continue;
         }
-        board.make_move(d);
-        let stopped = classes.iter().all(|&c| board.threat_count(opp, c) == 0);
-        board.undo();
-        if stopped {
+        if board.stone_leaves_none(d, opp, classes) {
             out.push(d);
         }
     }

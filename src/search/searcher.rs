@@ -20,7 +20,11 @@
 //!
 //! The quiescence search is a VCF search: the side to move may stand pat on the evaluation or
 //! play its fours; the opponent's only answer to a four is its block (a node with a five
-//! threat searches nothing else); so at the horizon every continuous-four win is seen.
+//! threat searches nothing else). Like Rapfi's, it plays only fours near its own last stone
+//! (two cells around it, four along its lines), and after two of them only fours that make
+//! something more: so at the horizon the continuous-four wins that build on the last stones
+//! are seen, without the whole board's fours at every leaf (the root's VCF probe still looks
+//! at every four).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -41,8 +45,13 @@ use crate::tactics::moves::{four_moves, MoveList};
 
 /// The deepest ply searched.
 pub const MAX_PLY: i32 = 96;
-/// The table depth of quiescence entries.
+/// The table depth of quiescence entries that tried every four.
 const QS_DEPTH: i32 = -1;
+/// The table depth of quiescence entries that tried only combination fours.
+const QS_DEPTH_NARROW: i32 = -2;
+/// Own fours after which the quiescence search plays only fours that make something more
+/// (a three or a second four) besides.
+const QS_PLAIN_FOURS: i32 = 2;
 /// Own fours the quiescence search plays in a row at most.
 const QS_MAX_FOURS: i32 = 24;
 /// Nodes between two reads of the clock.
@@ -216,6 +225,9 @@ pub struct SearchParams {
     /// Step 8: the defence against an open three or a four-three costs no depth, like the
     /// block of a four (so a threat sequence costs one ply per threat).
     pub threat_extension: bool,
+    /// Step 1: the quiescence search plays only fours near its own last stone, and after
+    /// two of them only fours that make something more.
+    pub narrow_qsearch: bool,
 }
 
 impl Default for SearchParams {
@@ -229,13 +241,14 @@ impl Default for SearchParams {
             iir: true,
             tt_eval: true,
             threat_extension: true,
+            narrow_qsearch: true,
         }
     }
 }
 
 impl SearchParams {
     /// The names `--search-off` takes.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "rfp",
         "razoring",
         "nullmove",
@@ -244,6 +257,7 @@ impl SearchParams {
         "iir",
         "tteval",
         "threatext",
+        "qsnarrow",
     ];
 
     /// These parameters with the named steps switched off (unknown names are an error).
@@ -258,6 +272,7 @@ impl SearchParams {
                 "iir" => self.iir = false,
                 "tteval" => self.tt_eval = false,
                 "threatext" => self.threat_extension = false,
+                "qsnarrow" => self.narrow_qsearch = false,
                 other => {
                     return Err(format!(
                         "unknown search step {other} (known: {:?})",
@@ -275,6 +290,15 @@ impl SearchParams {
 fn lmr_reduction(depth: i32, count: i32) -> i32 {
     let (d, c) = (depth.max(1) as f64, count.max(1) as f64);
     (0.4 + d.ln() * c.ln() / 2.3) as i32
+}
+
+/// Whether `p` is within two cells of `stone`, or on one of its four lines within four: the
+/// cells where a four can build on that stone.
+fn near_on_lines(stone: Pos, p: Pos) -> bool {
+    let dx = stone.x().abs_diff(p.x());
+    let dy = stone.y().abs_diff(p.y());
+    let d = dx.max(dy);
+    d <= 2 || (d <= 4 && (dx == 0 || dy == 0 || dx == dy))
 }
 
 /// The search's limits, read from a [`SearchControl`] or given by a bench.
@@ -909,7 +933,9 @@ impl Searcher {
         pv_node: bool,
         cut_node: bool,
     ) -> Value {
-        // Step 1. The horizon: the VCF quiescence search.
+        // Step 1. The horizon: the VCF quiescence search. (Its fours only near its own last
+        // stone, and combination fours after two: +23.2 ± 21.5 Elo against the same build
+        // with every four, 519-453-16 over 988 games, freestyle 15×15, 150 ms a move.)
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, 0);
         }
@@ -1276,10 +1302,12 @@ impl Searcher {
                 best
             };
         }
+        let narrow = self.params.narrow_qsearch && fours >= QS_PLAIN_FOURS;
+        let qs_depth = if narrow { QS_DEPTH_NARROW } else { QS_DEPTH };
         let key = self.board.hash();
         let entry = self.tt.probe(key);
         if let Some(e) = entry {
-            if e.depth >= QS_DEPTH {
+            if e.depth >= qs_depth {
                 let v = from_tt(e.value, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -1302,6 +1330,14 @@ impl Searcher {
         if fours < QS_MAX_FOURS {
             let mut moves = MoveList::new();
             four_moves(&mut self.board, me, &mut moves);
+            if self.params.narrow_qsearch {
+                let own_last = self.board.history().iter().rev().nth(1).copied();
+                let board = &self.board;
+                moves.retain(|&mut mv| {
+                    own_last.is_none_or(|o| near_on_lines(o, mv))
+                        && !(narrow && board.threat(mv, me) == ThreatClass::Block4)
+                });
+            }
             for mv in moves {
                 self.board.make_move(mv);
                 let v = -self.qsearch(-beta, -alpha, ply + 1, fours + 1);
@@ -1334,7 +1370,7 @@ impl Searcher {
             best_move,
             to_tt(best, ply),
             static_eval,
-            QS_DEPTH,
+            qs_depth,
             bound,
             false,
         );
@@ -1402,6 +1438,19 @@ mod tests {
         // When every move is excluded, the search still answers.
         control.excluded = b.empty_cells().iter().collect();
         assert!(s.search_move(&b, &control, &mut |_| {}).best.is_some());
+    }
+
+    #[test]
+    fn quiescence_fours_build_on_the_last_own_stone() {
+        let h8 = Pos::new(7, 7);
+        // Two cells around, and four along the lines.
+        for (x, y) in [(5, 5), (9, 6), (8, 9), (3, 7), (7, 11), (11, 11), (3, 11)] {
+            assert!(near_on_lines(h8, Pos::new(x, y)), "({x}, {y})");
+        }
+        // Off the lines beyond two cells, or five along them.
+        for (x, y) in [(4, 6), (10, 8), (2, 7), (12, 12), (7, 2)] {
+            assert!(!near_on_lines(h8, Pos::new(x, y)), "({x}, {y})");
+        }
     }
 
     #[test]
