@@ -52,6 +52,14 @@ impl Pos {
         (self.0 as usize / STRIDE).wrapping_sub(BORDER)
     }
 
+    /// Whether `other` lies on one of this cell's four lines, at most `n` cells away (true for
+    /// the cell itself).
+    #[inline]
+    pub fn aligned_within(self, other: Pos, n: usize) -> bool {
+        let (dx, dy) = (self.x().abs_diff(other.x()), self.y().abs_diff(other.y()));
+        dx.max(dy) <= n && (dx == 0 || dy == 0 || dx == dy)
+    }
+
     /// The cell `steps` steps away along direction `dir` (an index into [`DIRECTIONS`]).
     #[inline]
     pub fn step(self, dir: usize, steps: isize) -> Pos {

@@ -295,10 +295,7 @@ fn lmr_reduction(depth: i32, count: i32) -> i32 {
 /// Whether `p` is within two cells of `stone`, or on one of its four lines within four: the
 /// cells where a four can build on that stone.
 fn near_on_lines(stone: Pos, p: Pos) -> bool {
-    let dx = stone.x().abs_diff(p.x());
-    let dy = stone.y().abs_diff(p.y());
-    let d = dx.max(dy);
-    d <= 2 || (d <= 4 && (dx == 0 || dy == 0 || dx == dy))
+    stone.x().abs_diff(p.x()).max(stone.y().abs_diff(p.y())) <= 2 || stone.aligned_within(p, 4)
 }
 
 /// The search's limits, read from a [`SearchControl`] or given by a bench.

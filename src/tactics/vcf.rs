@@ -360,10 +360,7 @@ fn may_win_within_two(board: &Board, m: Pos, fours: &[Pos]) -> bool {
     if board.threat(m, board.side_to_move()) >= ThreatClass::Block4Plus {
         return true;
     }
-    fours.iter().any(|&c| {
-        let (dx, dy) = (c.x().abs_diff(m.x()), c.y().abs_diff(m.y()));
-        c != m && dx.max(dy) <= 4 && (dx == 0 || dy == 0 || dx == dy)
-    })
+    fours.iter().any(|&c| c != m && c.aligned_within(m, 4))
 }
 
 /// A key salt for the rule and board size, so one table can serve many positions.
