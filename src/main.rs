@@ -24,6 +24,21 @@ use tianyuan::player::{OnePlyPlayer, Player, RandomPlayer, SearchPlayer};
 use tianyuan::protocol::{install_silent_panic_hook, run, stdout_writer, AboutInfo, SessionConfig};
 use tianyuan::search::searcher::SearchParams;
 
+/// Makes every large allocation a mapping of its own that `free` gives back to the system.
+///
+/// glibc's default threshold for that is dynamic: freeing a mapped block of up to 32 MiB raises
+/// it to the block's size, so the next table of that size comes from the heap of the search
+/// thread's arena, whose freed pages are not returned. After the manager lowered
+/// `max_memory`, the process kept the pages of tables it had dropped and stayed above the new
+/// limit. A fixed threshold switches that adjustment off.
+fn return_freed_tables_to_the_system() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` only sets an allocator parameter; called before any thread exists.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 256 * 1024);
+    }
+}
+
 #[derive(Parser)]
 #[command(
     name = "pbrain-tianyuan",
@@ -130,6 +145,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    return_freed_tables_to_the_system();
     let cli = Cli::parse();
     match cli.command {
         None => {
