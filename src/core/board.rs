@@ -16,6 +16,25 @@ use super::zobrist::{SIDE_KEY, STONE_KEYS};
 
 const CLASS_SLOTS: usize = 16;
 
+/// The classes whose cells the board keeps as sets ([`Board::threat_cells`]): the renju foul
+/// and open three and up, what move generation and threat search ask for. The weaker classes
+/// (two twos, blocked threes) change on most moves and are only counted.
+const TRACKED_CLASSES: u16 = 1 << ThreatClass::Forbid as u16
+    | 1 << ThreatClass::Flex3 as u16
+    | 1 << ThreatClass::Flex3Plus as u16
+    | 1 << ThreatClass::Flex3x2 as u16
+    | 1 << ThreatClass::Block4 as u16
+    | 1 << ThreatClass::Block4Plus as u16
+    | 1 << ThreatClass::Block4Flex3 as u16
+    | 1 << ThreatClass::Flex4 as u16
+    | 1 << ThreatClass::Five as u16;
+
+/// Whether the board keeps the cells of class code `class` as a set.
+#[inline]
+const fn tracked(class: u8) -> bool {
+    TRACKED_CLASSES >> (class & 15) & 1 != 0
+}
+
 /// Default radius (in cells, square neighbourhood) of the candidate set.
 pub const DEFAULT_CANDIDATE_RADIUS: usize = 2;
 
@@ -33,12 +52,9 @@ pub struct Board {
     cells: [u8; NUM_CELLS],
     /// Per direction and line, 2 bits per position along the line.
     line_keys: [[u64; 64]; 4],
-    /// Per colour and cell: the four directional patterns, one nibble each.
-    patterns: [[u16; NUM_CELLS]; 2],
-    /// Per colour and cell: the pattern code of `patterns` (kept on occupied cells too).
-    pcodes: [[u16; NUM_CELLS]; 2],
-    /// Per colour and cell: the combined threat class (`None` on occupied cells).
-    classes: [[u8; NUM_CELLS]; 2],
+    /// Per cell and colour: what a stone there would make, in one record, so that a move's
+    /// update of a cell touches one cache line rather than one per table.
+    state: [[CellState; 2]; NUM_CELLS],
     /// The values summed over the empty cells, per colour and pattern code.
     cell_values: &'static CellValues,
     /// Per colour: the sum of `cell_values` over the empty cells.
@@ -60,14 +76,26 @@ pub struct Board {
     hash: u64,
 }
 
+/// What a stone of one colour on a cell would make: everything a move updates per cell.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+#[repr(C, align(8))]
+struct CellState {
+    /// The four directional patterns, one nibble each (kept on occupied cells too).
+    pattern: u16,
+    /// The pattern code of `pattern` (kept on occupied cells too).
+    pcode: u16,
+    /// The cell value of `pcode` (kept on occupied cells too).
+    value: i16,
+    /// The combined threat class (`None` on occupied cells).
+    class: u8,
+}
+
 /// One cell's state before a move changed it, for one colour.
 #[derive(Clone, Copy)]
 struct UndoEntry {
+    old: CellState,
     pos: u16,
-    pattern: u16,
-    pcode: u16,
     color: u8,
-    class: u8,
 }
 
 /// Why a board could not be created or a move not played.
@@ -128,9 +156,7 @@ impl Board {
             combine: CombineTable::for_rule(rule),
             cells: [CELL_WALL as u8; NUM_CELLS],
             line_keys: [[u64::MAX; 64]; 4],
-            patterns: [[0; NUM_CELLS]; 2],
-            pcodes: [[0; NUM_CELLS]; 2],
-            classes: [[0; NUM_CELLS]; 2],
+            state: [[CellState::default(); 2]; NUM_CELLS],
             cell_values: &CellValues::ZERO,
             value_sums: [0; 2],
             class_counts: [[0; CLASS_SLOTS]; 2],
@@ -217,7 +243,7 @@ impl Board {
     /// other move (no four, an open four, two fours). Read from the line keys without
     /// playing `p`: a forcing search can look its reply up before paying for two moves.
     pub fn five_point_after(&self, p: Pos, color: Color) -> Option<Pos> {
-        let packed = self.patterns[color.index()][p.index() & (NUM_CELLS - 1)];
+        let packed = self.cell(p, color.index()).pattern;
         let mut four_dir = None;
         for dir in 0..4 {
             match LinePattern::from_u8(((packed >> (4 * dir)) & 0xF) as u8) {
@@ -339,19 +365,19 @@ impl Board {
     /// The pattern of `color`'s line in direction `dir` through the empty cell `p`.
     #[inline]
     pub fn line_pattern(&self, p: Pos, color: Color, dir: usize) -> LinePattern {
-        LinePattern::from_u8(((self.patterns[color.index()][p.index()] >> (4 * dir)) & 0xF) as u8)
+        LinePattern::from_u8(((self.cell(p, color.index()).pattern >> (4 * dir)) & 0xF) as u8)
     }
 
     /// The four directional patterns of `color` at `p`, one nibble each (direction 0 lowest).
     #[inline]
     pub fn packed_patterns(&self, p: Pos, color: Color) -> u16 {
-        self.patterns[color.index()][p.index()]
+        self.cell(p, color.index()).pattern
     }
 
     /// The pattern code of `color`'s four patterns at `p` (see [`super::pattern::pcode`]).
     #[inline]
     pub fn pcode(&self, p: Pos, color: Color) -> u16 {
-        self.pcodes[color.index()][p.index()]
+        self.cell(p, color.index()).pcode
     }
 
     /// Uses `values` for the value sums ([`Board::value_sum`]) and recomputes them, those
@@ -369,7 +395,9 @@ impl Board {
         let mut sums = [0i32; 2];
         for p in self.empty_cells.iter() {
             for (c, sum) in sums.iter_mut().enumerate() {
-                *sum += values.get(c, self.pcodes[c][p.index()]);
+                let cell = &mut self.state[p.index()][c];
+                cell.value = values.get(c, cell.pcode) as i16;
+                *sum += cell.value as i32;
             }
         }
         self.value_sums = sums;
@@ -399,7 +427,7 @@ impl Board {
     /// What a stone of `color` on the empty cell `p` would make (`None` on occupied cells).
     #[inline]
     pub fn threat(&self, p: Pos, color: Color) -> ThreatClass {
-        ThreatClass::from_u8(self.classes[color.index()][p.index()])
+        ThreatClass::from_u8(self.cell(p, color.index()).class)
     }
 
     /// How many empty cells have threat class `class` for `color`: O(1).
@@ -408,9 +436,12 @@ impl Board {
         self.class_counts[color.index()][class as usize] as usize
     }
 
-    /// The empty cells with threat class `class` for `color`, without a board scan.
+    /// The empty cells with threat class `class` for `color`, without a board scan: the renju
+    /// foul and the classes from an open three up (the sets of weaker classes are not kept,
+    /// only their counts).
     #[inline]
     pub fn threat_cells(&self, color: Color, class: ThreatClass) -> &CellSet {
+        debug_assert!(tracked(class as u8), "no set kept for {class:?}");
         &self.class_cells[color.index()][class as usize]
     }
 
@@ -460,7 +491,7 @@ impl Board {
         // The patterns of `p` stay as they were while it is occupied; undo needs them again.
         for c in 0..2 {
             self.set_class(p, c, ThreatClass::None as u8);
-            self.value_sums[c] -= self.cell_values.get(c, self.pcodes[c][p.index()]);
+            self.value_sums[c] -= self.cell(p, c).value as i32;
         }
         self.refresh_around(p);
         self.stones.insert(p);
@@ -486,15 +517,15 @@ impl Board {
         for i in (mark..self.undo_log.len()).rev() {
             let e = self.undo_log[i];
             let q = Pos(e.pos);
-            let (c, at) = (e.color as usize & 1, q.index() & (NUM_CELLS - 1));
-            self.patterns[c][at] = e.pattern;
-            self.pcodes[c][at] = e.pcode;
-            self.set_class(q, c, e.class);
+            let c = e.color as usize & 1;
+            let now = self.cell(q, c).class;
+            self.state[q.index() & (NUM_CELLS - 1)][c] = e.old;
+            self.move_class(q, c, now, e.old.class);
         }
         self.undo_log.truncate(mark);
         self.value_sums = self.value_marks.pop().expect("one value mark per move");
         for c in 0..2 {
-            let class = self.combine.of_pcode(c, self.pcodes[c][p.index()]);
+            let class = self.combine.of_pcode(c, self.cell(p, c).pcode);
             self.set_class(p, c, class);
         }
         Some(p)
@@ -569,7 +600,7 @@ impl Board {
         let listed = |class: u8| classes.iter().any(|&k| k as u8 == class);
         // Cells of those classes off the stone's lines keep their class.
         let mut untouched: usize = classes.iter().map(|&k| self.threat_count(color, k)).sum();
-        untouched -= usize::from(listed(self.classes[c][d.index()]));
+        untouched -= usize::from(listed(self.cell(d, c).class));
         let code = stone_code(color.opponent()) as u64;
         let reach = self.reach as isize;
         for dir in 0..4 {
@@ -593,7 +624,8 @@ impl Board {
                     let packed = self
                         .lines
                         .get(window_key(key, (at as isize + offset) as usize));
-                    let old = self.patterns[c][q];
+                    let cell = self.state[q][c];
+                    let old = cell.pattern;
                     let new = (old & !(0xFu16 << shift))
                         | ((((packed >> (4 * c)) & 0xF) as u16) << shift);
                     // A cell lies on one line through `d` only, so it is met once.
@@ -601,7 +633,7 @@ impl Board {
                         if listed(self.combine.of_pcode(c, self.combine.pcode(new))) {
                             return false;
                         }
-                        untouched -= usize::from(listed(self.classes[c][q]));
+                        untouched -= usize::from(listed(cell.class));
                     }
                 }
             }
@@ -622,8 +654,10 @@ impl Board {
         }
         for (c, packed) in [black, white].into_iter().enumerate() {
             let code = self.combine.pcode(packed);
-            self.patterns[c][p.index()] = packed;
-            self.pcodes[c][p.index()] = code;
+            let cell = &mut self.state[p.index()][c];
+            cell.pattern = packed;
+            cell.pcode = code;
+            cell.value = self.cell_values.get(c, code) as i16;
             let class = self.combine.of_pcode(c, code);
             self.set_class(p, c, class);
         }
@@ -637,45 +671,63 @@ impl Board {
         let mask = !(0xFu16 << shift);
         let i = p.index() & (NUM_CELLS - 1);
         for c in 0..2 {
-            let old = self.patterns[c][i];
-            let new = (old & mask) | ((((packed >> (4 * c)) & 0xF) as u16) << shift);
-            if new != old {
-                let (class, old_code) = (self.classes[c][i], self.pcodes[c][i]);
+            let old = self.state[i][c];
+            let new = (old.pattern & mask) | ((((packed >> (4 * c)) & 0xF) as u16) << shift);
+            if new != old.pattern {
                 self.undo_log.push(UndoEntry {
+                    old,
                     pos: p.0,
-                    pattern: old,
-                    pcode: old_code,
                     color: c as u8,
-                    class,
                 });
                 let code = self.combine.pcode(new);
-                self.patterns[c][i] = new;
-                self.pcodes[c][i] = code;
-                self.value_sums[c] +=
-                    self.cell_values.get(c, code) - self.cell_values.get(c, old_code);
+                let value = self.cell_values.get(c, code);
                 let class = self.combine.of_pcode(c, code);
-                self.set_class(p, c, class);
+                self.value_sums[c] += value - old.value as i32;
+                self.state[i][c] = CellState {
+                    pattern: new,
+                    pcode: code,
+                    value: value as i16,
+                    class,
+                };
+                self.move_class(p, c, old.class, class);
             }
         }
+    }
+
+    /// The state of cell `p` for colour index `c`.
+    #[inline]
+    fn cell(&self, p: Pos, c: usize) -> &CellState {
+        &self.state[p.index() & (NUM_CELLS - 1)][c & 1]
     }
 
     /// Moves `p` to class `class` for colour index `c`, keeping counts and cell sets.
     #[inline]
     fn set_class(&mut self, p: Pos, c: usize, class: u8) {
-        let i = p.index() & (NUM_CELLS - 1);
-        let old = self.classes[c][i];
+        let cell = &mut self.state[p.index() & (NUM_CELLS - 1)][c & 1];
+        let old = cell.class;
+        cell.class = class;
+        self.move_class(p, c, old, class);
+    }
+
+    /// Moves `p` from class `old` to class `class` in the counts and cell sets of colour
+    /// index `c` (the cell's record is the caller's business).
+    #[inline]
+    fn move_class(&mut self, p: Pos, c: usize, old: u8, class: u8) {
         if old == class {
             return;
         }
-        self.classes[c][i] = class;
         let c = c & 1;
         if old != 0 {
             self.class_counts[c][old as usize & 15] -= 1;
-            self.class_cells[c][old as usize & 15].remove(p);
+            if tracked(old) {
+                self.class_cells[c][old as usize & 15].remove(p);
+            }
         }
         if class != 0 {
             self.class_counts[c][class as usize & 15] += 1;
-            self.class_cells[c][class as usize & 15].insert(p);
+            if tracked(class) {
+                self.class_cells[c][class as usize & 15].insert(p);
+            }
         }
     }
 
@@ -720,7 +772,7 @@ impl Board {
                 let p = Pos::new(x, y);
                 if !self.is_empty(p) {
                     for c in 0..2 {
-                        if self.classes[c][p.index()] != 0 {
+                        if self.cell(p, c).class != 0 {
                             return Err(format!("occupied {p:?} has a class"));
                         }
                     }
@@ -741,19 +793,20 @@ impl Board {
                         }
                         packed |= (self.lines.pattern(key, color) as u16) << (4 * dir);
                     }
-                    if packed != self.patterns[c][p.index()] {
+                    if packed != self.cell(p, c).pattern {
                         return Err(format!(
                             "{color:?} patterns at {p:?}: {:#06x} != recomputed {packed:#06x}",
-                            self.patterns[c][p.index()]
+                            self.cell(p, c).pattern
                         ));
                     }
                     let class = self.combine.get(color, packed);
-                    if class as u8 != self.classes[c][p.index()] {
+                    if class as u8 != self.cell(p, c).class {
                         return Err(format!("{color:?} class at {p:?} differs"));
                     }
                     if class != ThreatClass::None {
                         counts[c][class as usize] += 1;
-                        if !self.class_cells[c][class as usize].contains(p) {
+                        if tracked(class as u8) && !self.class_cells[c][class as usize].contains(p)
+                        {
                             return Err(format!("{color:?} class set misses {p:?}"));
                         }
                     }
@@ -766,9 +819,12 @@ impl Board {
         let mut sums = [0i32; 2];
         for p in self.empty_cells.iter() {
             for (c, sum) in sums.iter_mut().enumerate() {
-                let code = super::pattern::pcode(self.patterns[c][p.index()]);
-                if code != self.pcodes[c][p.index()] {
+                let code = super::pattern::pcode(self.cell(p, c).pattern);
+                if code != self.cell(p, c).pcode {
                     return Err(format!("pattern code of colour {c} at {p:?} differs"));
+                }
+                if self.cell_values.get(c, code) != self.cell(p, c).value as i32 {
+                    return Err(format!("cell value of colour {c} at {p:?} differs"));
                 }
                 *sum += self.cell_values.get(c, code);
             }
@@ -780,7 +836,7 @@ impl Board {
             ));
         }
         for (c, (sets, want)) in self.class_cells.iter().zip(counts.iter()).enumerate() {
-            for class in 0..NUM_CLASSES {
+            for class in (0..NUM_CLASSES).filter(|&k| tracked(k as u8)) {
                 if sets[class].len() != want[class] as usize {
                     return Err(format!("class set {class} of colour {c} has stale cells"));
                 }
@@ -907,9 +963,10 @@ mod tests {
                 if board.side_to_move() != Color::Black {
                     board.pass();
                 }
-                let fresh = Board::with_radius(size_w, size_h, rule, 1 + seed).unwrap();
+                let mut fresh = Board::with_radius(size_w, size_h, rule, 1 + seed).unwrap();
+                fresh.set_cell_values(board.cell_values);
                 assert_eq!(board.hash(), fresh.hash());
-                assert_eq!(board.patterns, fresh.patterns);
+                assert!(board.state == fresh.state);
                 assert_eq!(board.class_counts, fresh.class_counts);
                 assert_eq!(board.stones, fresh.stones);
             }
