@@ -237,12 +237,15 @@ fn add_own_fours(board: &mut Board, me: Color, cells: &mut Vec<Pos>) {
 }
 
 /// Every stone of the side to move after which `opp` has no cell of `classes`, among the cells
-/// on the lines of those threats (the only ones that can change them).
+/// that can change every one of those threats: a threat cell keeps its class unless the stone
+/// lands on it or on one of its lines that make the threat (a three or better), so a defence
+/// lies on such a line of each threat cell (or on the cell itself).
 pub fn defences(board: &mut Board, opp: Color, classes: &[ThreatClass]) -> Vec<Pos> {
-    let mut lines = CellSet::EMPTY;
+    let mut candidates: Option<CellSet> = None;
     for &class in classes {
         for t in board.threat_cells(opp, class).iter() {
-            lines.insert(t);
+            let mut reach = CellSet::EMPTY;
+            reach.insert(t);
             for dir in 0..4 {
                 if board.line_pattern(t, opp, dir) < crate::core::LinePattern::Flex3 {
                     continue;
@@ -250,15 +253,16 @@ pub fn defences(board: &mut Board, opp: Color, classes: &[ThreatClass]) -> Vec<P
                 for s in (-5..=5).filter(|&s| s != 0) {
                     let q = t.step(dir, s);
                     if board.is_empty(q) {
-                        lines.insert(q);
+                        reach.insert(q);
                     }
                 }
             }
+            candidates = Some(candidates.map_or(reach, |c| c.and(&reach)));
         }
     }
     let me = opp.opponent();
     let mut out = Vec::new();
-    for d in lines.iter() {
+    for d in candidates.unwrap_or(CellSet::EMPTY).iter() {
         if !legal_for(board, d, me) {
             continue;
         }
@@ -306,6 +310,53 @@ mod tests {
             assert_eq!(b.threat_count(Color::Black, ThreatClass::Flex4), 0);
             b.undo();
         }
+    }
+
+    /// The defences are exactly the legal stones after which the threats are gone, found by
+    /// playing every empty cell, in random middle games of every rule with an open three or a
+    /// four-three on the board.
+    #[test]
+    fn defences_are_every_stone_that_stops_the_threats() {
+        use rand::{rngs::StdRng, Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut checked = 0;
+        for rule in Rule::ALL {
+            for _ in 0..400 {
+                let mut b = Board::new(15, 15, rule).unwrap();
+                for _ in 0..rng.gen_range(8..40) {
+                    b.make_move(b.random_near_cell(&mut rng));
+                    if b.last_move_wins() {
+                        b.undo();
+                        break;
+                    }
+                }
+                let me = b.side_to_move();
+                let opp = me.opponent();
+                for classes in [
+                    &[ThreatClass::Flex4][..],
+                    &[ThreatClass::Block4Flex3, ThreatClass::Flex4][..],
+                ] {
+                    let held = |b: &Board| classes.iter().all(|&c| b.threat_count(opp, c) == 0);
+                    if held(&b) || b.has_five_point(opp) {
+                        continue;
+                    }
+                    let mut want = Vec::new();
+                    for d in b.empty_cells().iter() {
+                        if !legal_for(&mut b, d, me) {
+                            continue;
+                        }
+                        b.make_move(d);
+                        if held(&b) {
+                            want.push(d);
+                        }
+                        b.undo();
+                    }
+                    assert_eq!(defences(&mut b, opp, classes), want, "{rule} {classes:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 100, "only {checked} positions with threats");
     }
 
     #[test]
