@@ -1122,6 +1122,8 @@ impl Searcher {
             } else {
                 new_depth
             };
+            // The child probes the table first thing: fetch its bucket while the move is made.
+            self.tt.prefetch(self.board.hash_after(mv));
             self.board.make_move(mv);
             let value = if count == 1 {
                 -self.search(-beta, -alpha, new_depth, ply + 1, pv_node, !cut_node)
