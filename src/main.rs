@@ -51,8 +51,8 @@ struct Cli {
     /// The player: the main search (default) or the one-ply baseline.
     #[arg(long, value_enum, hide = true, default_value = "search")]
     player: PlayerKind,
-    /// Search steps to switch off, comma-separated (rfp, razoring, nullmove, lmp, lmr, iir):
-    /// the baseline of the match that measures each.
+    /// Search steps to switch off, comma-separated (rfp, razoring, nullmove, lmp, lmr, iir,
+    /// tteval, threatext, qsnarrow): the baseline of the match that measures each.
     #[arg(long, hide = true, default_value = "")]
     search_off: String,
     /// Play weakly on purpose (match-runner tests): `random` = uniformly random legal moves.

@@ -903,6 +903,24 @@ impl Board {
         };
         pool[rng.gen_range(0..pool.len())]
     }
+
+    /// A 15×15 board after a random number of random moves near the stones (in `moves`),
+    /// stopped before a move that wins.
+    pub(crate) fn random_middle_game(
+        rule: Rule,
+        rng: &mut impl rand::Rng,
+        moves: std::ops::Range<usize>,
+    ) -> Board {
+        let mut board = Board::new(15, 15, rule).unwrap();
+        for _ in 0..rng.gen_range(moves) {
+            board.make_move(board.random_near_cell(rng));
+            if board.last_move_wins() {
+                board.undo();
+                break;
+            }
+        }
+        board
+    }
 }
 
 #[cfg(test)]
@@ -982,7 +1000,7 @@ mod tests {
         for (seed, rule) in Rule::ALL.into_iter().enumerate() {
             let mut rng = StdRng::seed_from_u64(seed as u64 + 77);
             for _game in 0..40 {
-                let mut board = random_middle_game(rule, &mut rng, 12..60);
+                let mut board = Board::random_middle_game(rule, &mut rng, 12..60);
                 let empties: Vec<Pos> = board.empty_cells().iter().collect();
                 for color in Color::BOTH {
                     if board.has_five_point(color) {
@@ -1025,20 +1043,6 @@ mod tests {
         );
     }
 
-    /// A 15×15 board after a seeded random number of random moves near the stones (in
-    /// `moves`), stopped before a move that wins.
-    fn random_middle_game(rule: Rule, rng: &mut StdRng, moves: std::ops::Range<usize>) -> Board {
-        let mut board = Board::new(15, 15, rule).unwrap();
-        for _ in 0..rng.gen_range(moves) {
-            board.make_move(board.random_near_cell(rng));
-            if board.last_move_wins() {
-                board.undo();
-                break;
-            }
-        }
-        board
-    }
-
     /// `stone_leaves_none` says what placing the stone and counting the classes says, for
     /// every empty cell and colour of seeded random middle games in every rule.
     #[test]
@@ -1052,7 +1056,7 @@ mod tests {
         for (seed, rule) in Rule::ALL.into_iter().enumerate() {
             let mut rng = StdRng::seed_from_u64(seed as u64 + 401);
             for _game in 0..30 {
-                let mut board = random_middle_game(rule, &mut rng, 8..50);
+                let mut board = Board::random_middle_game(rule, &mut rng, 8..50);
                 let empties: Vec<Pos> = board.empty_cells().iter().collect();
                 for color in Color::BOTH {
                     for classes in sets {

@@ -317,19 +317,12 @@ mod tests {
     /// four-three on the board.
     #[test]
     fn defences_are_every_stone_that_stops_the_threats() {
-        use rand::{rngs::StdRng, Rng, SeedableRng};
+        use rand::{rngs::StdRng, SeedableRng};
         let mut rng = StdRng::seed_from_u64(7);
         let mut checked = 0;
         for rule in Rule::ALL {
             for _ in 0..400 {
-                let mut b = Board::new(15, 15, rule).unwrap();
-                for _ in 0..rng.gen_range(8..40) {
-                    b.make_move(b.random_near_cell(&mut rng));
-                    if b.last_move_wins() {
-                        b.undo();
-                        break;
-                    }
-                }
+                let mut b = Board::random_middle_game(rule, &mut rng, 8..40);
                 let me = b.side_to_move();
                 let opp = me.opponent();
                 for classes in [
