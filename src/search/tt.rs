@@ -85,8 +85,8 @@ fn zeroed_words(n: usize) -> Vec<AtomicU64> {
 
 /// Asks Linux to back the untouched allocation `[start, start + bytes)` with transparent huge
 /// pages (2 MiB): a table touched at random otherwise takes one page fault per 4 KiB page on
-/// its first write — about 20,000 in a fresh process's first 0.3 s search with the default
-/// 350 MiB table, a quarter of that search's time. Only the whole pages inside the range are
+/// its first write — 15,000–20,000 in a fresh process's first 0.3 s search with the default
+/// 350 MiB table, a quarter of that search's time. (`clear` reallocates, so it comes here too.) Only the whole pages inside the range are
 /// advised; small allocations and other systems are left alone.
 fn advise_huge_pages(start: *mut u8, bytes: usize) {
     #[cfg(target_os = "linux")]
