@@ -77,34 +77,9 @@ const _: () = assert!(
 fn zeroed_words(n: usize) -> Vec<AtomicU64> {
     let mut words = std::mem::ManuallyDrop::new(vec![0u64; n]);
     let (ptr, len, cap) = (words.as_mut_ptr(), words.len(), words.capacity());
-    advise_huge_pages(ptr.cast(), len * std::mem::size_of::<u64>());
     // SAFETY: AtomicU64 has the size and alignment of u64 (asserted above) and the same bit
     // validity; the allocation is handed over whole, with its length and capacity.
     unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU64>(), len, cap) }
-}
-
-/// Asks Linux to back the untouched allocation `[start, start + bytes)` with transparent huge
-/// pages (2 MiB): a table touched at random otherwise takes one page fault per 4 KiB page on
-/// its first write — 15,000–20,000 in a fresh process's first 0.3 s search with the default
-/// 350 MiB table, a quarter of that search's time. (`clear` reallocates, so it comes here too.) Only the whole pages inside the range are
-/// advised; small allocations and other systems are left alone.
-fn advise_huge_pages(start: *mut u8, bytes: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const PAGE: usize = 4096;
-        if bytes < 4 << 20 {
-            return;
-        }
-        let first = (start as usize).next_multiple_of(PAGE);
-        let end = (start as usize + bytes) / PAGE * PAGE;
-        // SAFETY: madvise only changes how the kernel backs these pages, which lie inside the
-        // allocation; MADV_HUGEPAGE neither moves nor clears them. A refusal (no THP) is harmless.
-        unsafe {
-            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (start, bytes);
 }
 
 fn pack(
