@@ -493,9 +493,7 @@ impl Searcher {
 
     /// Forgets the table and the histories (a new game, `YXHASHCLEAR`).
     pub fn clear(&mut self) {
-        let bytes = self.tt.bytes();
-        self.resize(64);
-        self.replace_table(bytes);
+        self.tt.clear();
         self.history.clear();
         for h in &mut self.helpers {
             h.history.clear();

@@ -7,8 +7,15 @@
 //! is the one whose first word xor its second is the key, so a torn write (two threads at
 //! once) reads as a miss, never as a wrong hit. The words are atomics read and written with
 //! relaxed ordering (plain loads and stores on x86-64): the search threads of Lazy SMP share one
-//! table without locks. They are one zeroed array: allocating and emptying the table take
-//! constant time, whatever its size (the system maps zero pages on first touch).
+//! table without locks. They are one zeroed array: allocating the table takes constant time,
+//! whatever its size (the system maps zero pages on first touch).
+//!
+//! **Emptying** (a new game, `YXHASHCLEAR`) takes constant time too and keeps the memory: keys
+//! are salted (xored with a per-table salt before use) and [`TranspositionTable::clear`] draws
+//! a new salt, so no entry stored before can match a key again (short of a 64-bit
+//! coincidence), and moves the generation half a cycle on, so that the old entries are the
+//! first replaced. Reallocating instead made every game's first searches fault the table's
+//! pages in again.
 //!
 //! **Replacement.** A position already stored is overwritten by an exact bound, a search at
 //! least its depth − 2, or a search of a newer generation (its old move is kept when the new
@@ -64,6 +71,8 @@ pub struct TranspositionTable {
     offset: usize,
     buckets: usize,
     generation: AtomicU8,
+    /// Xored into every key (a new one empties the table).
+    salt: AtomicU64,
 }
 
 // `zeroed_words` reuses a `Vec<u64>`'s allocation as `Vec<AtomicU64>`.
@@ -135,6 +144,7 @@ impl TranspositionTable {
             offset,
             buckets,
             generation: AtomicU8::new(0),
+            salt: AtomicU64::new(0),
         }
     }
 
@@ -143,9 +153,26 @@ impl TranspositionTable {
         (self.buckets * 64) as u64
     }
 
-    /// Forgets everything (a fresh zeroed array: constant time).
-    pub fn clear(&mut self) {
-        *self = TranspositionTable::new(self.bytes());
+    /// Forgets everything, in constant time and keeping the table's memory: a new salt for
+    /// the keys, and the generation half a cycle on (see the module docs).
+    pub fn clear(&self) {
+        // SplitMix64's finaliser of the old salt: a bijection, so salts repeat only after a
+        // cycle, and no simple relation between two salts that keys could share.
+        let mut z = self
+            .salt
+            .load(Ordering::Relaxed)
+            .wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        self.salt.store(z ^ (z >> 31), Ordering::Relaxed);
+        let next = (self.generation() + GENERATIONS / 2) % GENERATIONS;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    /// `key` as this table stores it.
+    #[inline]
+    fn salted(&self, key: u64) -> u64 {
+        key ^ self.salt.load(Ordering::Relaxed)
     }
 
     /// Starts a new search: entries stored before it age by one.
@@ -178,6 +205,7 @@ impl TranspositionTable {
     /// What the table knows of `key`.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let key = self.salted(key);
         let base = self.bucket(key);
         for way in 0..WAYS {
             let (k, d) = (self.word(base + 2 * way), self.word(base + 2 * way + 1));
@@ -194,7 +222,7 @@ impl TranspositionTable {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let bucket = &self.words[self.bucket(key)];
+            let bucket = &self.words[self.bucket(self.salted(key))];
             // SAFETY: a prefetch is only a hint; it reads nothing the program sees and the
             // address is that of a live element of `words`.
             unsafe {
@@ -221,6 +249,7 @@ impl TranspositionTable {
         pv: bool,
     ) {
         let generation = self.generation();
+        let key = self.salted(key);
         let base = self.bucket(key);
         let mut target = 0;
         let mut worst = i32::MAX;
@@ -285,7 +314,7 @@ mod tests {
 
     #[test]
     fn store_and_probe_round_trip() {
-        let mut tt = TranspositionTable::new(1 << 16);
+        let tt = TranspositionTable::new(1 << 16);
         assert_eq!(tt.probe(key(1)), None);
         tt.store(key(1), Some(Pos(200)), -1234, 57, 9, Bound::Lower, true);
         let e = tt.probe(key(1)).expect("stored");
@@ -311,6 +340,35 @@ mod tests {
         assert_eq!(tt.probe(key(3)), None);
         tt.clear();
         assert_eq!(tt.probe(key(1)), None);
+    }
+
+    /// An emptied table finds nothing stored before, and its old entries, however deep, make
+    /// room for the new game's first.
+    #[test]
+    fn clear_forgets_and_frees_every_way() {
+        // One bucket: every key lands in it.
+        let tt = TranspositionTable::new(64);
+        for i in 0..4 {
+            tt.store(key(i), Some(Pos(9)), 7, 0, 60, Bound::Exact, true);
+        }
+        tt.clear();
+        for i in 0..4 {
+            assert_eq!(tt.probe(key(i)), None, "old entry {i} still found");
+        }
+        for i in 10..14 {
+            tt.store(key(i), None, 1, 0, 1, Bound::Upper, false);
+        }
+        for i in 10..14 {
+            assert_eq!(
+                tt.probe(key(i)).map(|e| e.depth),
+                Some(1),
+                "new entry {i} lost"
+            );
+        }
+        // Two clears in a row forget as well.
+        tt.clear();
+        tt.clear();
+        assert!((10..14).all(|i| tt.probe(key(i)).is_none()));
     }
 
     #[test]
