@@ -3,7 +3,9 @@
 
 use super::pos::NUM_CELLS;
 
-const fn splitmix64(state: u64) -> (u64, u64) {
+/// One step of SplitMix64: the next state and its output (a bijection of the state, well
+/// spread). Also the transposition table's salt sequence.
+pub const fn splitmix64(state: u64) -> (u64, u64) {
     let next = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = next;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -24,6 +24,7 @@
 //! (see [`super::value::to_tt`]).
 
 use super::value::Value;
+use crate::core::zobrist::splitmix64;
 use crate::core::Pos;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -156,15 +157,10 @@ impl TranspositionTable {
     /// Forgets everything, in constant time and keeping the table's memory: a new salt for
     /// the keys, and the generation half a cycle on (see the module docs).
     pub fn clear(&self) {
-        // SplitMix64's finaliser of the old salt: a bijection, so salts repeat only after a
+        // SplitMix64's output for the old salt: a bijection, so salts repeat only after a
         // cycle, and no simple relation between two salts that keys could share.
-        let mut z = self
-            .salt
-            .load(Ordering::Relaxed)
-            .wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        self.salt.store(z ^ (z >> 31), Ordering::Relaxed);
+        let (_, salt) = splitmix64(self.salt.load(Ordering::Relaxed));
+        self.salt.store(salt, Ordering::Relaxed);
         let next = (self.generation() + GENERATIONS / 2) % GENERATIONS;
         self.generation.store(next, Ordering::Relaxed);
     }
@@ -287,7 +283,8 @@ impl TranspositionTable {
         self.set_word(base + 2 * target + 1, data);
     }
 
-    /// Per mille of the entries in the first buckets that this search generation stored.
+    /// Per mille of the entries in the first buckets that this search generation stored (an
+    /// entry of an emptied table counts again once the generations come round to its own).
     pub fn hashfull(&self) -> u32 {
         let buckets = self.buckets.min(250);
         let mut used = 0;
