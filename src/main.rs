@@ -55,6 +55,10 @@ struct Cli {
     /// tteval, threatext, qsnarrow): the baseline of the match that measures each.
     #[arg(long, hide = true, default_value = "")]
     search_off: String,
+    /// Search constants to set, `name=value` comma-separated (the tuner's `spsa` plays the
+    /// engine with them; `pbrain-tianyuan spsa --list` lists the names).
+    #[arg(long, hide = true, default_value = "")]
+    search_param: String,
     /// Play weakly on purpose (match-runner tests): `random` = uniformly random legal moves.
     #[arg(long, value_enum, hide = true)]
     weak: Option<Weak>,
@@ -142,6 +146,9 @@ enum Command {
     /// Fit the evaluation's weights to datagen records (logistic regression; writes a weight
     /// file that the hidden brain flag --eval-file loads).
     Tune(tianyuan::tools::tune::TuneArgs),
+    /// Tune the search's constants by SPSA: games of this binary against itself with the
+    /// constants moved up and down, fixed nodes a move.
+    Spsa(tianyuan::tools::spsa::SpsaArgs),
 }
 
 fn main() -> ExitCode {
@@ -159,7 +166,10 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
-            let params = match SearchParams::default().without(&cli.search_off) {
+            let params = match SearchParams::default()
+                .without(&cli.search_off)
+                .and_then(|p| p.with_values(&cli.search_param))
+            {
                 Ok(p) => p,
                 Err(e) => {
                     let _ = writeln!(std::io::stdout(), "error: {e}");
@@ -198,6 +208,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Datagen(args)) => report(tianyuan::tools::datagen::run_command(&args)),
         Some(Command::Tune(args)) => report(tianyuan::tools::tune::run_command(&args)),
+        Some(Command::Spsa(args)) => report(tianyuan::tools::spsa::run_command(&args)),
     }
 }
 

@@ -650,6 +650,58 @@ fn selfplay_shows_a_game() {
     );
 }
 
+/// The tuner plays real games between the engine with its constants moved up and down, one
+/// line per iteration, and ends with the tuned constants as `--search-param` takes them; a
+/// brain given an unknown or out-of-range constant refuses to start.
+#[test]
+fn spsa_plays_both_sides_and_prints_the_tuned_constants() {
+    let exe = env!("CARGO_BIN_EXE_pbrain-tianyuan");
+    let out = Command::new(exe)
+        .args(["spsa", "--tune", "rfp_margin,lmp_base", "--iterations", "2"])
+        .args([
+            "--pairs", "1", "--nodes", "300", "--size", "9", "--tc", "5000/0",
+        ])
+        .args(["--random-openings", "3", "--seed", "5"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("start rfp_margin=70,lmp_base=3"),
+        "{stdout}"
+    );
+    for k in 1..=2 {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("iter {k} plus ")))
+            .unwrap_or_else(|| panic!("no iteration {k}: {stdout}"));
+        let total = line
+            .split(" total ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        let games: u64 = total.split('-').map(|n| n.parse::<u64>().unwrap()).sum();
+        assert_eq!(games, 2 * k, "{line}");
+    }
+    assert!(
+        stdout.contains("final --search-param rfp_margin="),
+        "{stdout}"
+    );
+    let list = Command::new(exe).args(["spsa", "--list"]).output().unwrap();
+    let listed = String::from_utf8_lossy(&list.stdout);
+    assert!(listed.contains("lmr_divisor 230 100 500 15"), "{listed}");
+    for bad in ["nosuch=1", "rfp_margin=100000"] {
+        let refused = Command::new(exe)
+            .args(["--search-param", bad])
+            .output()
+            .unwrap();
+        assert_eq!(refused.status.code(), Some(2), "{bad}");
+        assert!(String::from_utf8_lossy(&refused.stdout).starts_with("error: "));
+    }
+}
+
 #[test]
 fn swap2_openings_between_two_real_brains() {
     let exe = env!("CARGO_BIN_EXE_pbrain-tianyuan");

@@ -1,6 +1,7 @@
 //! The main search ([`searcher`]: iterative deepening, PVS, VCF quiescence) with its parts —
 //! the transposition table ([`tt`]), the staged move picker ([`movepick`]), static mate
-//! detection ([`mate`]), histories ([`history`]), values and mate scores ([`value`]) — and its
+//! detection ([`mate`]), histories ([`history`]), values and mate scores ([`value`]), the steps'
+//! switches and constants ([`params`]) — and its
 //! frame: how long a move may take ([`timeman`]), when a running search must stop
 //! ([`control`]) and how many bytes its tables may take ([`memory`]). Everything here takes
 //! plain values (milliseconds, bytes); the protocol converts its settings into them.
@@ -10,6 +11,7 @@ pub mod history;
 pub mod mate;
 pub mod memory;
 pub mod movepick;
+pub mod params;
 pub mod searcher;
 pub mod timeman;
 pub mod tt;

@@ -34,6 +34,7 @@ use super::control::SearchControl;
 use super::history::{bonus, History};
 use super::mate::{static_mate, StaticMate};
 use super::movepick::{MovePicker, OrderHints, Stage};
+pub use super::params::SearchParams;
 use super::tt::{Bound, TranspositionTable};
 use super::value::{
     describe, from_tt, is_mate, mate_in, mated_in, to_tt, Value, DRAW, INFINITE, MATE, MATE_BOUND,
@@ -201,95 +202,6 @@ struct Frame {
     killers: [Option<Pos>; 2],
     /// The node's static evaluation (`None`: not computed, or a node under a five threat).
     eval: Option<Value>,
-}
-
-/// The pruning and reduction steps, each of which can be switched off (the hidden brain flag
-/// `--search-off`), so that a match measures what each one is worth.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchParams {
-    /// Step 7a: reverse futility pruning.
-    pub reverse_futility: bool,
-    /// Step 7b: razoring into the VCF search.
-    pub razoring: bool,
-    /// Step 7c: the null move.
-    pub null_move: bool,
-    /// Step 8a: late-move pruning (move-count pruning).
-    pub late_move_pruning: bool,
-    /// Step 8b: late-move reductions.
-    pub late_move_reductions: bool,
-    /// Step 7d: internal iterative reduction (no table move at a deep node).
-    pub iir: bool,
-    /// Step 6a: a table value that bounds the node replaces the static evaluation in the
-    /// pruning steps.
-    pub tt_eval: bool,
-    /// Step 8: the defence against an open three or a four-three costs no depth, like the
-    /// block of a four (so a threat sequence costs one ply per threat).
-    pub threat_extension: bool,
-    /// Step 1: the quiescence search plays only fours near its own last stone, and after
-    /// two of them only fours that make something more.
-    pub narrow_qsearch: bool,
-}
-
-impl Default for SearchParams {
-    fn default() -> Self {
-        SearchParams {
-            reverse_futility: true,
-            razoring: true,
-            null_move: true,
-            late_move_pruning: true,
-            late_move_reductions: true,
-            iir: true,
-            tt_eval: true,
-            threat_extension: true,
-            narrow_qsearch: true,
-        }
-    }
-}
-
-impl SearchParams {
-    /// The names `--search-off` takes.
-    pub const NAMES: [&'static str; 9] = [
-        "rfp",
-        "razoring",
-        "nullmove",
-        "lmp",
-        "lmr",
-        "iir",
-        "tteval",
-        "threatext",
-        "qsnarrow",
-    ];
-
-    /// These parameters with the named steps switched off (unknown names are an error).
-    pub fn without(mut self, names: &str) -> Result<SearchParams, String> {
-        for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            match name {
-                "rfp" => self.reverse_futility = false,
-                "razoring" => self.razoring = false,
-                "nullmove" => self.null_move = false,
-                "lmp" => self.late_move_pruning = false,
-                "lmr" => self.late_move_reductions = false,
-                "iir" => self.iir = false,
-                "tteval" => self.tt_eval = false,
-                "threatext" => self.threat_extension = false,
-                "qsnarrow" => self.narrow_qsearch = false,
-                other => {
-                    return Err(format!(
-                        "unknown search step {other} (known: {:?})",
-                        Self::NAMES
-                    ))
-                }
-            }
-        }
-        Ok(self)
-    }
-}
-
-/// The reduction of the `count`-th move at `depth` (late-move reductions): grows with the
-/// logarithms of both.
-fn lmr_reduction(depth: i32, count: i32) -> i32 {
-    let (d, c) = (depth.max(1) as f64, count.max(1) as f64);
-    (0.4 + d.ln() * c.ln() / 2.3) as i32
 }
 
 /// Whether `p` is within two cells of `stone`, or on one of its four lines within four: the
@@ -800,7 +712,7 @@ impl Searcher {
 
     /// One iteration at `depth`, with an aspiration window around the last value from depth 5.
     fn aspiration(&mut self, root: &mut [RootMove], depth: i32, previous: Option<Value>) -> Value {
-        let mut delta = 30;
+        let mut delta = self.params.tune.aspiration_delta;
         let (mut alpha, mut beta) = match previous {
             Some(v) if depth >= 5 && !is_mate(v) => (v - delta, v + delta),
             _ => (-INFINITE, INFINITE),
@@ -983,6 +895,7 @@ impl Searcher {
         }
         // Step 6. The static evaluation.
         let p = self.params;
+        let t = p.tune;
         let me = self.board.side_to_move();
         let opp = me.opponent();
         let static_eval = match entry {
@@ -1021,14 +934,18 @@ impl Searcher {
         if p.reverse_futility
             && !pv_node
             && !threatened
-            && depth <= 6
+            && depth <= t.rfp_depth
             && !is_mate(beta)
-            && pruning_eval - (70 * depth - 30 * improving as i32) >= beta
+            && pruning_eval - (t.rfp_margin * depth - t.rfp_improving * improving as i32) >= beta
         {
             return pruning_eval;
         }
         // Step 7b. Razoring: far below alpha, only a VCF can save the node. (+47.2 ± 48.3)
-        if p.razoring && !pv_node && !threatened && depth <= 3 && pruning_eval + 250 * depth < alpha
+        if p.razoring
+            && !pv_node
+            && !threatened
+            && depth <= t.razor_depth
+            && pruning_eval + t.razor_margin * depth < alpha
         {
             let v = self.qsearch(alpha - 1, alpha, ply, 0);
             if self.stopped {
@@ -1043,12 +960,12 @@ impl Searcher {
         if p.null_move
             && !pv_node
             && !threatened
-            && depth >= 5
+            && depth >= t.null_depth
             && pruning_eval >= beta
             && !is_mate(beta)
             && ply >= 1
         {
-            let r = 3 + depth / 4;
+            let r = t.null_base + depth / t.null_divisor;
             self.board.pass();
             let v = -self.search(-beta, -beta + 1, depth - r - 1, ply + 1, false, !cut_node);
             self.board.pass();
@@ -1061,7 +978,7 @@ impl Searcher {
         }
         // Step 7d. Internal iterative reduction: a deep node without a table move is searched
         // one ply shallower (its move order is a guess anyway). (+47.2 ± 48.6)
-        let depth = if p.iir && depth >= 6 && tt_move.is_none() {
+        let depth = if p.iir && depth >= t.iir_depth && tt_move.is_none() {
             depth - 1
         } else {
             depth
@@ -1111,9 +1028,9 @@ impl Searcher {
             if p.late_move_pruning
                 && !pv_node
                 && quiet
-                && depth <= 8
+                && depth <= t.lmp_depth
                 && best > -MATE_BOUND
-                && count > (3 + depth * depth) / (2 - improving as i32)
+                && count > (t.lmp_base + depth * depth) / (2 - improving as i32)
             {
                 continue;
             }
@@ -1132,13 +1049,13 @@ impl Searcher {
                 // first, and again at full depth only when they beat alpha. (+40.1 ± 48.2)
                 let mut r = 0;
                 if p.late_move_reductions && quiet && depth >= 3 {
-                    r = lmr_reduction(depth, count);
+                    r = p.lmr_reduction(depth, count);
                     r -= pv_node as i32;
                     r += cut_node as i32;
                     if frame.killers.contains(&Some(mv)) || counter == Some(mv) {
                         r -= 1;
                     }
-                    r -= self.history.score(me, mv) / 6000;
+                    r -= self.history.score(me, mv) / t.lmr_history;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
@@ -1500,21 +1417,5 @@ mod tests {
         let r = s.search_move(&b, &control, &mut |_| {});
         let m = r.best.unwrap();
         assert!(m == Pos::new(6, 7) || m == Pos::new(10, 7), "{m:?}");
-    }
-
-    /// Every name `--search-off` lists switches off a step of its own; an unknown name is an
-    /// error.
-    #[test]
-    fn each_search_off_name_switches_off_one_step() {
-        let all = SearchParams::default();
-        let mut seen = Vec::new();
-        for name in SearchParams::NAMES {
-            let off = all.without(name).unwrap();
-            assert_ne!(off, all, "{name} switched nothing off");
-            assert!(!seen.contains(&off), "{name} repeats another name's step");
-            seen.push(off);
-        }
-        assert!(all.without("tteval").is_ok_and(|p| !p.tt_eval));
-        assert!(all.without("nosuchstep").is_err());
     }
 }

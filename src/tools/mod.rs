@@ -2,8 +2,9 @@
 //!
 //! Subcommands: [`solve`] (VCF / VCT over corpus positions or move lists), [`bench`](mod@bench) (fixed
 //! workloads: the rules core's speed), [`demo`] (watch the brain play itself),
-//! [`protocol_bench`] (hidden: protocol latencies and time overshoot), and `match` / `selfplay`
-//! ([`match_runner`]).
+//! [`protocol_bench`] (hidden: protocol latencies and time overshoot), `match` / `selfplay`
+//! ([`match_runner`]), the data tools `datagen` and `tune` ([`datagen`], [`tune`]) and the
+//! search constants' tuner [`spsa`].
 //!
 //! The match runner's building blocks other than [`adjudication`] know nothing of the rules;
 //! adjudication judges moves with the rules core, and the match runner puts them together.
@@ -43,5 +44,6 @@ pub mod report;
 pub mod schedule;
 pub mod seat;
 pub mod solve;
+pub mod spsa;
 pub mod stats;
 pub mod tune;

@@ -1,0 +1,275 @@
+//! The search's parameters: which pruning and reduction steps run ([`SearchParams`]'s
+//! switches, the hidden brain flag `--search-off`) and the constants they use
+//! ([`Tunables`], the hidden brain flag `--search-param name=value,…`), so that a match can
+//! measure a step (with it against without it) and a tuner can move a constant
+//! (`pbrain-tianyuan spsa`) without rebuilding the engine.
+
+/// What a tuner needs to know of one constant: its name, the value the engine plays with, the
+/// range it may take and the size of a tuning perturbation at the end of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TunableSpec {
+    /// The field's name (as `--search-param` takes it).
+    pub name: &'static str,
+    /// The value the engine plays with.
+    pub default: i32,
+    /// The smallest value allowed.
+    pub min: i32,
+    /// The largest value allowed.
+    pub max: i32,
+    /// SPSA's perturbation at the end of a run (`c_end`): about the smallest change a few
+    /// thousand games could tell apart.
+    pub step: i32,
+}
+
+/// Declares [`Tunables`] once: its fields, defaults, ranges and steps.
+macro_rules! tunables {
+    ($( $(#[$doc:meta])* $name:ident = $default:literal in $min:literal..=$max:literal step $step:literal; )*) => {
+        /// The constants of the pruning and reduction steps (see each step in
+        /// [`super::searcher`]). Integers, so that a tuner's values are exact.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Tunables {
+            $( $(#[$doc])* pub $name: i32, )*
+        }
+
+        impl Default for Tunables {
+            fn default() -> Self {
+                Tunables { $( $name: $default, )* }
+            }
+        }
+
+        impl Tunables {
+            /// Every constant, in declaration order.
+            pub const SPECS: &'static [TunableSpec] = &[
+                $( TunableSpec { name: stringify!($name), default: $default, min: $min, max: $max, step: $step }, )*
+            ];
+
+            /// The value of the constant `name`.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name {
+                    $( stringify!($name) => Some(self.$name), )*
+                    _ => None,
+                }
+            }
+
+            /// Sets the constant `name` (an unknown name or a value outside its range is an
+            /// error).
+            pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+                let spec = Self::SPECS
+                    .iter()
+                    .find(|s| s.name == name)
+                    .ok_or_else(|| format!("unknown search parameter {name}"))?;
+                if !(spec.min..=spec.max).contains(&value) {
+                    return Err(format!(
+                        "search parameter {name} = {value} is outside {}..={}",
+                        spec.min, spec.max
+                    ));
+                }
+                match name {
+                    $( stringify!($name) => self.$name = value, )*
+                    _ => unreachable!("every spec names a field"),
+                }
+                Ok(())
+            }
+        }
+    };
+}
+
+tunables! {
+    /// Step 7a: reverse futility's margin per ply of depth.
+    rfp_margin = 70 in 20..=200 step 8;
+    /// Step 7a: what an improving evaluation takes off that margin.
+    rfp_improving = 30 in 0..=150 step 8;
+    /// Step 7a: the deepest node it prunes.
+    rfp_depth = 6 in 2..=12 step 1;
+    /// Step 7b: razoring's margin per ply of depth.
+    razor_margin = 250 in 50..=800 step 25;
+    /// Step 7b: the deepest node it razors.
+    razor_depth = 3 in 1..=8 step 1;
+    /// Step 7c: the shallowest node that tries the null move.
+    null_depth = 5 in 2..=12 step 1;
+    /// Step 7c: the null move's reduction is `null_base + depth / null_divisor` (plus the
+    /// ply of the pass).
+    null_base = 3 in 1..=6 step 1;
+    /// Step 7c: see `null_base`.
+    null_divisor = 4 in 2..=12 step 1;
+    /// Step 7d: the shallowest node that internal iterative reduction shortens.
+    iir_depth = 6 in 3..=14 step 1;
+    /// Step 8a: a quiet move is pruned after `(lmp_base + depth²) / (2 − improving)` moves.
+    lmp_base = 3 in 0..=20 step 1;
+    /// Step 8a: the deepest node it prunes.
+    lmp_depth = 8 in 2..=14 step 1;
+    /// Step 8b: the reduction is `(lmr_base + ln depth · ln count · 100 / lmr_divisor) / 100`
+    /// plies.
+    lmr_base = 40 in -100..=200 step 10;
+    /// Step 8b: see `lmr_base` (hundredths).
+    lmr_divisor = 230 in 100..=500 step 15;
+    /// Step 8b: a ply less of reduction per this much history score.
+    lmr_history = 6000 in 1000..=30000 step 500;
+    /// The aspiration window's first half-width.
+    aspiration_delta = 30 in 5..=150 step 5;
+}
+
+/// The pruning and reduction steps, each of which can be switched off (the hidden brain flag
+/// `--search-off`), so that a match measures what each one is worth, and their constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Step 7a: reverse futility pruning.
+    pub reverse_futility: bool,
+    /// Step 7b: razoring into the VCF search.
+    pub razoring: bool,
+    /// Step 7c: the null move.
+    pub null_move: bool,
+    /// Step 8a: late-move pruning (move-count pruning).
+    pub late_move_pruning: bool,
+    /// Step 8b: late-move reductions.
+    pub late_move_reductions: bool,
+    /// Step 7d: internal iterative reduction (no table move at a deep node).
+    pub iir: bool,
+    /// Step 6a: a table value that bounds the node replaces the static evaluation in the
+    /// pruning steps.
+    pub tt_eval: bool,
+    /// Step 8: the defence against an open three or a four-three costs no depth, like the
+    /// block of a four (so a threat sequence costs one ply per threat).
+    pub threat_extension: bool,
+    /// Step 1: the quiescence search plays only fours near its own last stone, and after
+    /// two of them only fours that make something more.
+    pub narrow_qsearch: bool,
+    /// The steps' constants.
+    pub tune: Tunables,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            reverse_futility: true,
+            razoring: true,
+            null_move: true,
+            late_move_pruning: true,
+            late_move_reductions: true,
+            iir: true,
+            tt_eval: true,
+            threat_extension: true,
+            narrow_qsearch: true,
+            tune: Tunables::default(),
+        }
+    }
+}
+
+impl SearchParams {
+    /// The names `--search-off` takes.
+    pub const NAMES: [&'static str; 9] = [
+        "rfp",
+        "razoring",
+        "nullmove",
+        "lmp",
+        "lmr",
+        "iir",
+        "tteval",
+        "threatext",
+        "qsnarrow",
+    ];
+
+    /// These parameters with the named steps switched off (unknown names are an error).
+    pub fn without(mut self, names: &str) -> Result<SearchParams, String> {
+        for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match name {
+                "rfp" => self.reverse_futility = false,
+                "razoring" => self.razoring = false,
+                "nullmove" => self.null_move = false,
+                "lmp" => self.late_move_pruning = false,
+                "lmr" => self.late_move_reductions = false,
+                "iir" => self.iir = false,
+                "tteval" => self.tt_eval = false,
+                "threatext" => self.threat_extension = false,
+                "qsnarrow" => self.narrow_qsearch = false,
+                other => {
+                    return Err(format!(
+                        "unknown search step {other} (known: {:?})",
+                        Self::NAMES
+                    ))
+                }
+            }
+        }
+        Ok(self)
+    }
+
+    /// These parameters with constants set from `name=value` pairs, comma-separated (what
+    /// `--search-param` and the tuner pass).
+    pub fn with_values(mut self, pairs: &str) -> Result<SearchParams, String> {
+        for pair in pairs.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("expected name=value, got {pair}"))?;
+            let value: i32 = value
+                .trim()
+                .parse()
+                .map_err(|_| format!("search parameter {name}: {value} is not an integer"))?;
+            self.tune.set(name.trim(), value)?;
+        }
+        Ok(self)
+    }
+
+    /// The late-move reduction of the `count`-th move at `depth`: grows with the logarithms
+    /// of both.
+    #[inline]
+    pub fn lmr_reduction(&self, depth: i32, count: i32) -> i32 {
+        let (d, c) = (depth.max(1) as f64, count.max(1) as f64);
+        let t = &self.tune;
+        // Hundredths divided first, so that the defaults give exactly 0.4 and 2.3.
+        (t.lmr_base as f64 / 100.0 + d.ln() * c.ln() / (t.lmr_divisor as f64 / 100.0)) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MAX_DEPTH_CHECKED: i32 = 96;
+
+    /// Every name `--search-off` lists switches off a step of its own; an unknown name is an
+    /// error.
+    #[test]
+    fn each_search_off_name_switches_off_one_step() {
+        let all = SearchParams::default();
+        let mut seen = Vec::new();
+        for name in SearchParams::NAMES {
+            let off = all.without(name).unwrap();
+            assert_ne!(off, all, "{name} switched nothing off");
+            assert!(!seen.contains(&off), "{name} repeats another name's step");
+            seen.push(off);
+        }
+        assert!(all.without("tteval").is_ok_and(|p| !p.tt_eval));
+        assert!(all.without("nosuchstep").is_err());
+    }
+
+    /// Every constant can be read and set by its name, within its range only; the defaults lie
+    /// in their ranges; the reduction formula keeps the values it had as a fixed function.
+    #[test]
+    fn constants_are_set_by_name_within_their_ranges() {
+        let p = SearchParams::default();
+        for s in Tunables::SPECS {
+            assert!(
+                s.min <= s.default && s.default <= s.max && s.step > 0,
+                "{s:?}"
+            );
+            assert_eq!(p.tune.get(s.name), Some(s.default));
+            let moved = p.with_values(&format!("{}={}", s.name, s.max)).unwrap();
+            assert_eq!(moved.tune.get(s.name), Some(s.max));
+            assert_ne!(moved, p);
+            assert!(p.with_values(&format!("{}={}", s.name, s.max + 1)).is_err());
+        }
+        let two = p.with_values(" rfp_margin=80 , lmp_depth=9 ").unwrap().tune;
+        assert_eq!((two.rfp_margin, two.lmp_depth), (80, 9));
+        assert!(p.with_values("nosuch=1").is_err());
+        assert!(p.with_values("rfp_margin").is_err());
+        assert!(p.with_values("rfp_margin=x").is_err());
+        // 0.4 + ln d · ln c / 2.3, as before the constants could move.
+        for d in 1..=MAX_DEPTH_CHECKED {
+            for c in 1..=200 {
+                let old = (0.4 + (d as f64).ln() * (c as f64).ln() / 2.3) as i32;
+                assert_eq!(p.lmr_reduction(d, c), old, "depth {d} count {c}");
+            }
+        }
+        assert_eq!(p.lmr_reduction(8, 10), 2);
+    }
+}
