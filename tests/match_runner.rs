@@ -667,7 +667,7 @@ fn spsa_plays_both_sides_and_prints_the_tuned_constants() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(
-        stdout.contains("start rfp_margin=70,lmp_base=3"),
+        stdout.contains("start rfp_margin=63,lmp_base=3"),
         "{stdout}"
     );
     for k in 1..=2 {
@@ -691,7 +691,7 @@ fn spsa_plays_both_sides_and_prints_the_tuned_constants() {
     );
     let list = Command::new(exe).args(["spsa", "--list"]).output().unwrap();
     let listed = String::from_utf8_lossy(&list.stdout);
-    assert!(listed.contains("lmr_divisor 230 100 500 15"), "{listed}");
+    assert!(listed.contains("lmr_divisor 226 100 500 15"), "{listed}");
     for bad in ["nosuch=1", "rfp_margin=100000"] {
         let refused = Command::new(exe)
             .args(["--search-param", bad])
