@@ -51,13 +51,19 @@ macro_rules! tunables {
                 }
             }
 
+            /// The spec of the constant `name` (an unknown name is an error).
+            pub fn spec(name: &str) -> Result<TunableSpec, String> {
+                Self::SPECS
+                    .iter()
+                    .find(|s| s.name == name)
+                    .copied()
+                    .ok_or_else(|| format!("unknown search parameter {name}"))
+            }
+
             /// Sets the constant `name` (an unknown name or a value outside its range is an
             /// error).
             pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
-                let spec = Self::SPECS
-                    .iter()
-                    .find(|s| s.name == name)
-                    .ok_or_else(|| format!("unknown search parameter {name}"))?;
+                let spec = Self::spec(name)?;
                 if !(spec.min..=spec.max).contains(&value) {
                     return Err(format!(
                         "search parameter {name} = {value} is outside {}..={}",

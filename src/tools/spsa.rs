@@ -131,13 +131,7 @@ fn chosen_specs(names: &str) -> Result<Vec<TunableSpec>> {
     }
     names
         .iter()
-        .map(|&n| {
-            Tunables::SPECS
-                .iter()
-                .find(|s| s.name == n)
-                .copied()
-                .ok_or_else(|| anyhow::anyhow!("unknown search parameter {n}"))
-        })
+        .map(|&n| Tunables::spec(n).map_err(anyhow::Error::msg))
         .collect()
 }
 
