@@ -409,6 +409,13 @@ impl Board {
         }
     }
 
+    /// `color`'s value of the empty cell `p`'s pattern code (the term [`Board::value_sum`]
+    /// adds up; zero until [`Board::set_cell_values`]).
+    #[inline]
+    pub fn cell_value(&self, p: Pos, color: Color) -> i32 {
+        self.cell(p, color.index()).value as i32
+    }
+
     /// The sum over the empty cells of `color`'s value of the cell's pattern code, kept as
     /// moves are made and undone (zero until [`Board::set_cell_values`]).
     #[inline]

@@ -2,6 +2,7 @@
 //! that refuted positions before are tried early), the counter-move to the opponent's last
 //! stone, and two killer moves per ply (kept in the search stack).
 
+use super::params::Tunables;
 use crate::core::pos::NUM_CELLS;
 use crate::core::{Color, Pos};
 
@@ -24,9 +25,10 @@ impl Default for History {
     }
 }
 
-/// The history bonus of a cut-off at `depth` plies: grows with the depth squared, bounded.
-pub fn bonus(depth: i32) -> i32 {
-    (16 * depth * depth + 32 * depth).min(2_000)
+/// The history bonus of a cut-off at `depth` plies: grows with the depth squared, bounded
+/// (`hist_quad · depth² + hist_lin · depth`, at most `hist_max`).
+pub fn bonus(depth: i32, t: &Tunables) -> i32 {
+    (t.hist_quad * depth * depth + t.hist_lin * depth).min(t.hist_max)
 }
 
 impl History {
@@ -72,12 +74,12 @@ mod tests {
         let mut h = History::default();
         let p = Pos::new(3, 4);
         for _ in 0..1000 {
-            h.update(Color::Black, p, bonus(30));
+            h.update(Color::Black, p, bonus(30, &Tunables::DEFAULT));
         }
         let s = h.score(Color::Black, p);
         assert!(s > HISTORY_MAX / 2 && s <= HISTORY_MAX, "{s}");
         for _ in 0..1000 {
-            h.update(Color::Black, p, -bonus(30));
+            h.update(Color::Black, p, -bonus(30, &Tunables::DEFAULT));
         }
         assert!(h.score(Color::Black, p) < 0);
         assert_eq!(h.score(Color::White, p), 0);

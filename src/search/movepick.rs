@@ -16,6 +16,7 @@
 //! possible foul is checked exactly when it is listed.
 
 use super::history::History;
+use super::params::Tunables;
 use crate::core::{Board, CellSet, Color, Pos, ThreatClass};
 use crate::tactics::moves::{four_moves, MoveList};
 
@@ -55,10 +56,6 @@ const DEFENCE: [i32; 14] = [
     500_000, // Five
 ];
 
-/// Killer and counter-move bonuses.
-const KILLER_BONUS: [i32; 2] = [3_000, 2_500];
-const COUNTER_BONUS: i32 = 2_000;
-
 /// Which stage a node's moves come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
@@ -90,6 +87,8 @@ pub struct OrderHints<'a> {
     pub counter: Option<Pos>,
     /// The history tables.
     pub history: &'a History,
+    /// The search's constants (the order's weights among them).
+    pub tune: &'a Tunables,
 }
 
 impl MovePicker {
@@ -160,14 +159,18 @@ pub fn order_score(board: &Board, p: Pos, me: Color, hints: &OrderHints) -> i32 
     }
     let theirs = board.threat(p, me.opponent());
     let mut score = ATTACK[own as usize] + DEFENCE[theirs as usize];
-    score += hints.history.score(me, p) / 8;
+    // The evaluation's values of the cell for both sides tell apart the moves that make no
+    // threat (and the threats of one class) by their finer shape.
+    let t = hints.tune;
+    score += t.order_value * (board.cell_value(p, me) + board.cell_value(p, me.opponent()));
+    score += hints.history.score(me, p) / t.order_history;
     if hints.killers[0] == Some(p) {
-        score += KILLER_BONUS[0];
+        score += t.order_killer;
     } else if hints.killers[1] == Some(p) {
-        score += KILLER_BONUS[1];
+        score += t.order_killer2;
     }
     if hints.counter == Some(p) {
-        score += COUNTER_BONUS;
+        score += t.order_counter;
     }
     score
 }
@@ -284,6 +287,7 @@ mod tests {
             killers: [None; 2],
             counter: None,
             history,
+            tune: &Tunables::DEFAULT,
         }
     }
 

@@ -2,7 +2,10 @@
 //! switches, the hidden brain flag `--search-off`) and the constants they use
 //! ([`Tunables`], the hidden brain flag `--search-param name=value,…`), so that a match can
 //! measure a step (with it against without it) and a tuner can move a constant
-//! (`pbrain-tianyuan spsa`) without rebuilding the engine.
+//! (`pbrain-tianyuan spsa`) without rebuilding the engine. The constants' defaults are per
+//! rule ([`Tunables::for_rule`]): each rule's set is the one a match proved for it.
+
+use crate::core::Rule;
 
 /// What a tuner needs to know of one constant: its name, the value the engine plays with, the
 /// range it may take and the size of a tuning perturbation at the end of a run.
@@ -33,11 +36,19 @@ macro_rules! tunables {
 
         impl Default for Tunables {
             fn default() -> Self {
-                Tunables { $( $name: $default, )* }
+                Self::DEFAULT
             }
         }
 
         impl Tunables {
+            /// The macro's defaults (the freestyle set).
+            pub const DEFAULT: Tunables = Tunables { $( $name: $default, )* };
+
+            /// The index of the constant `name` in [`Tunables::SPECS`].
+            fn index(name: &str) -> Option<usize> {
+                Self::SPECS.iter().position(|s| s.name == name)
+            }
+
             /// Every constant, in declaration order.
             pub const SPECS: &'static [TunableSpec] = &[
                 $( TunableSpec { name: stringify!($name), default: $default, min: $min, max: $max, step: $step }, )*
@@ -103,8 +114,9 @@ tunables! {
     /// Step 7c: see `null_base`. (Hand-set: 4.)
     null_divisor = 4 in 2..=12 step 1;
     /// Step 7d: the shallowest node that internal iterative reduction shortens. (Hand-set: 6.)
-    iir_depth = 5 in 3..=14 step 1;
-    /// Step 8a: a quiet move is pruned after `(lmp_base + depth²) / (2 − improving)` moves. (Hand-set: 3.)
+    iir_depth = 5 in 2..=14 step 1;
+    /// Step 8a: a quiet move is pruned after `(lmp_base + depth² · lmp_scale / 100) / (2 −
+    /// improving)` moves. (Hand-set: 3.)
     lmp_base = 3 in 0..=20 step 1;
     /// Step 8a: the deepest node it prunes. (Hand-set: 8.)
     lmp_depth = 9 in 2..=14 step 1;
@@ -117,6 +129,57 @@ tunables! {
     lmr_history = 5580 in 1000..=30000 step 500;
     /// The aspiration window's first half-width. (Hand-set: 30.)
     aspiration_delta = 34 in 5..=150 step 5;
+    /// Move order: the weight of the evaluation's values of a cell (for both colours) in a
+    /// move's score.
+    order_value = 0 in 0..=100 step 2;
+    /// Move order: a move's history score counts divided by this.
+    order_history = 8 in 1..=64 step 1;
+    /// Move order: the bonus of the ply's first killer.
+    order_killer = 3000 in 0..=20000 step 250;
+    /// Move order: the bonus of the ply's second killer.
+    order_killer2 = 2500 in 0..=20000 step 250;
+    /// Move order: the bonus of the counter-move to the opponent's last stone.
+    order_counter = 2000 in 0..=20000 step 250;
+    /// Step 9: a cut-off's history bonus is `hist_quad · depth² + hist_lin · depth`, at most
+    /// `hist_max`.
+    hist_quad = 16 in 0..=64 step 2;
+    /// Step 9: see `hist_quad`.
+    hist_lin = 32 in 0..=256 step 8;
+    /// Step 9: see `hist_quad`.
+    hist_max = 2000 in 200..=8000 step 150;
+    /// Step 8a: the move count's depth term is `depth² · lmp_scale / 100`. (Hand-set: 100.)
+    lmp_scale = 100 in 20..=200 step 8;
+}
+
+// `SearchParams::set_by_name` has one bit per constant.
+const _: () = assert!(Tunables::SPECS.len() <= 32);
+
+impl Tunables {
+    /// The constants a search under `rule` plays with by default: the freestyle set (the
+    /// macro's defaults above) for freestyle and caro, a set of its own where one was proven.
+    pub fn for_rule(rule: Rule) -> Tunables {
+        match rule {
+            // The renju tune (`spsa --iterations 600 --pairs 3 --nodes 12000 --r-end 0.006
+            // --rule 4 --tc 300/0 --openings …balanced_renju_15x15_pos.txt --openings-order
+            // random --concurrency 2 --seed 2027`, 3,600 games from the freestyle set):
+            // +99.0 ± 43.9 Elo against the freestyle set, 160-89-7, SPRT (0, 10) H1 accepted
+            // after 256 games, renju 15×15, 150 ms a move.
+            Rule::Renju => Tunables {
+                rfp_margin: 44,
+                razor_margin: 202,
+                razor_depth: 4,
+                null_divisor: 3,
+                iir_depth: 3,
+                lmp_base: 2,
+                lmr_base: 39,
+                lmr_divisor: 221,
+                lmr_history: 5814,
+                aspiration_delta: 32,
+                ..Tunables::DEFAULT
+            },
+            Rule::Freestyle | Rule::Standard | Rule::Caro8 | Rule::Caro9 => Tunables::DEFAULT,
+        }
+    }
 }
 
 /// The pruning and reduction steps, each of which can be switched off (the hidden brain flag
@@ -144,8 +207,11 @@ pub struct SearchParams {
     /// Step 1: the quiescence search plays only fours near its own last stone, and after
     /// two of them only fours that make something more.
     pub narrow_qsearch: bool,
-    /// The steps' constants.
+    /// The steps' constants (the rule's set once [`SearchParams::for_rule`] chose it).
     pub tune: Tunables,
+    /// The constants set by name ([`SearchParams::with_values`]), one bit per index in
+    /// [`Tunables::SPECS`]: they stay as set whatever the rule.
+    set_by_name: u32,
 }
 
 impl Default for SearchParams {
@@ -161,6 +227,7 @@ impl Default for SearchParams {
             threat_extension: true,
             narrow_qsearch: true,
             tune: Tunables::default(),
+            set_by_name: 0,
         }
     }
 }
@@ -214,9 +281,26 @@ impl SearchParams {
                 .trim()
                 .parse()
                 .map_err(|_| format!("search parameter {name}: {value} is not an integer"))?;
-            self.tune.set(name.trim(), value)?;
+            let name = name.trim();
+            self.tune.set(name, value)?;
+            self.set_by_name |= 1 << Tunables::index(name).expect("set checked the name");
         }
         Ok(self)
+    }
+
+    /// These parameters with the constants of `rule` ([`Tunables::for_rule`]), except those
+    /// set by name, which keep their values. (The search calls it with each position's rule,
+    /// so that one brain plays every rule with its own set.)
+    pub fn for_rule(mut self, rule: Rule) -> SearchParams {
+        let mut tune = Tunables::for_rule(rule);
+        for (i, spec) in Tunables::SPECS.iter().enumerate() {
+            if self.set_by_name & (1 << i) != 0 {
+                let value = self.tune.get(spec.name).expect("a spec names a constant");
+                tune.set(spec.name, value).expect("a set value is in range");
+            }
+        }
+        self.tune = tune;
+        self
     }
 
     /// The late-move reduction of the `count`-th move at `depth`: grows with the logarithms
@@ -282,5 +366,31 @@ mod tests {
             }
         }
         assert_eq!(old_lmr.lmr_reduction(8, 10), 2);
+    }
+
+    /// Each rule's search plays its own set, except the constants set by name, which keep
+    /// their values under every rule; choosing a rule twice changes nothing.
+    #[test]
+    fn constants_set_by_name_survive_the_rule_choice() {
+        let named = SearchParams::default()
+            .with_values("lmp_base=7,aspiration_delta=99")
+            .unwrap();
+        for rule in Rule::ALL {
+            let plain = SearchParams::default().for_rule(rule);
+            assert_eq!(plain.tune, Tunables::for_rule(rule), "{rule:?}");
+            let p = named.for_rule(rule);
+            let mut expected = Tunables::for_rule(rule);
+            expected.lmp_base = 7;
+            expected.aspiration_delta = 99;
+            assert_eq!(p.tune, expected, "{rule:?}");
+            assert_eq!(p.for_rule(rule), p, "{rule:?}");
+            for other in Rule::ALL {
+                assert_eq!(
+                    p.for_rule(other).for_rule(rule),
+                    p,
+                    "{other:?} then {rule:?}"
+                );
+            }
+        }
     }
 }

@@ -566,6 +566,7 @@ impl Searcher {
         mut done: impl FnMut(&Iteration, u32) -> bool,
     ) -> SearchResult {
         self.board = board.clone();
+        self.params = self.params.for_rule(board.rule());
         eval::prepare(&mut self.board);
         self.started = started;
         self.nodes = 0;
@@ -584,6 +585,7 @@ impl Searcher {
             killers: [None; 2],
             counter,
             history: &self.history,
+            tune: &self.params.tune,
         };
         let mut picker = MovePicker::new(&mut self.board, &hints);
         let mut moves = picker.drain(&mut self.board);
@@ -993,6 +995,7 @@ impl Searcher {
             killers: frame.killers,
             counter,
             history: &self.history,
+            tune: &self.params.tune,
         };
         let mut picker = MovePicker::new(&mut self.board, &hints);
         // A forced reply (the block of a four) costs no depth; nor, with the threat extension,
@@ -1030,7 +1033,7 @@ impl Searcher {
                 && quiet
                 && depth <= t.lmp_depth
                 && best > -MATE_BOUND
-                && count > (t.lmp_base + depth * depth) / (2 - improving as i32)
+                && count > (t.lmp_base + depth * depth * t.lmp_scale / 100) / (2 - improving as i32)
             {
                 continue;
             }
@@ -1145,7 +1148,7 @@ impl Searcher {
     /// Histories, killers and the counter-move after `mv` refuted the node.
     fn learn_cutoff(&mut self, mv: Pos, tried: &[Pos], depth: i32, ply: i32) {
         let me = self.board.side_to_move();
-        let b = bonus(depth);
+        let b = bonus(depth, &self.params.tune);
         self.history.update(me, mv, b);
         for &m in tried {
             self.history.update(me, m, -b);

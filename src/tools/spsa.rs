@@ -24,18 +24,20 @@ use rand::{Rng, SeedableRng};
 
 use super::match_options::{CommonArgs, MatchConfig, SelfplayArgs};
 use super::match_runner::run_match;
+use crate::core::Rule;
 use crate::search::params::{SearchParams, TunableSpec, Tunables};
 
 /// Options of `pbrain-tianyuan spsa`.
 #[derive(Args, Debug, Clone)]
 pub struct SpsaArgs {
-    /// List the tunable constants (name, default, range, step) and stop.
+    /// List the tunable constants (name, the default under `--rule`, range, step) and stop.
     #[arg(long)]
     pub list: bool,
     /// The constants to tune, comma-separated (default: every one).
     #[arg(long, default_value = "")]
     pub tune: String,
-    /// Starting values, `name=value` comma-separated (default: the engine's), e.g. to resume.
+    /// Starting values, `name=value` comma-separated (default: the engine's for `--rule`), e.g.
+    /// to resume.
     #[arg(long, default_value = "")]
     pub start: String,
     /// Iterations (`N`).
@@ -137,10 +139,15 @@ fn chosen_specs(names: &str) -> Result<Vec<TunableSpec>> {
 
 /// `pbrain-tianyuan spsa`.
 pub fn run_command(args: &SpsaArgs) -> Result<()> {
+    let Some(rule) = Rule::parse(&args.common.rule) else {
+        bail!("unknown rule {}", args.common.rule);
+    };
+    let defaults = SearchParams::default().for_rule(rule).tune;
     if args.list {
-        println!("name default min max step");
+        println!("name default min max step (the defaults of rule {rule:?})");
         for s in Tunables::SPECS {
-            println!("{} {} {} {} {}", s.name, s.default, s.min, s.max, s.step);
+            let default = defaults.get(s.name).expect("a spec names a constant");
+            println!("{} {default} {} {} {}", s.name, s.min, s.max, s.step);
         }
         return Ok(());
     }
@@ -149,6 +156,7 @@ pub fn run_command(args: &SpsaArgs) -> Result<()> {
     }
     let specs = chosen_specs(&args.tune)?;
     let start = SearchParams::default()
+        .for_rule(rule)
         .with_values(&args.start)
         .map_err(anyhow::Error::msg)?
         .tune;
