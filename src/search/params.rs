@@ -130,7 +130,8 @@ tunables! {
     /// The aspiration window's first half-width. (Hand-set: 30.)
     aspiration_delta = 34 in 5..=150 step 5;
     /// Move order: the weight of the evaluation's values of a cell (for both colours) in a
-    /// move's score.
+    /// move's score. (Against 0, 300 games each at 12,000 nodes a move, freestyle: 6 gave
+    /// +2.3 ± 39.4 Elo, 20 gave −34.9 ± 39.4; so 0, for a tuner to move.)
     order_value = 0 in 0..=100 step 2;
     /// Move order: a move's history score counts divided by this.
     order_history = 8 in 1..=64 step 1;
@@ -147,7 +148,8 @@ tunables! {
     hist_lin = 32 in 0..=256 step 8;
     /// Step 9: see `hist_quad`.
     hist_max = 2000 in 200..=8000 step 150;
-    /// Step 8a: the move count's depth term is `depth² · lmp_scale / 100`. (Hand-set: 100.)
+    /// Step 8a: the move count's depth term is `depth² · lmp_scale / 100`. (Hand-set: 100;
+    /// against it, as `order_value`: 60 gave −27.9 ± 39.1 Elo, 40 gave +1.2 ± 40.4.)
     lmp_scale = 100 in 20..=200 step 8;
 }
 
