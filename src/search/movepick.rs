@@ -162,7 +162,9 @@ pub fn order_score(board: &Board, p: Pos, me: Color, hints: &OrderHints) -> i32 
     // The evaluation's values of the cell for both sides tell apart the moves that make no
     // threat (and the threats of one class) by their finer shape.
     let t = hints.tune;
-    score += t.order_value * (board.cell_value(p, me) + board.cell_value(p, me.opponent()));
+    if t.order_value != 0 {
+        score += t.order_value * (board.cell_value(p, me) + board.cell_value(p, me.opponent()));
+    }
     score += hints.history.score(me, p) / t.order_history;
     if hints.killers[0] == Some(p) {
         score += t.order_killer;

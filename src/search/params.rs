@@ -13,7 +13,8 @@ use crate::core::Rule;
 pub struct TunableSpec {
     /// The field's name (as `--search-param` takes it).
     pub name: &'static str,
-    /// The value the engine plays with.
+    /// The declared default: the freestyle set's value (a rule may have its own,
+    /// [`Tunables::for_rule`]).
     pub default: i32,
     /// The smallest value allowed.
     pub min: i32,
@@ -64,10 +65,8 @@ macro_rules! tunables {
 
             /// The spec of the constant `name` (an unknown name is an error).
             pub fn spec(name: &str) -> Result<TunableSpec, String> {
-                Self::SPECS
-                    .iter()
-                    .find(|s| s.name == name)
-                    .copied()
+                Self::index(name)
+                    .map(|i| Self::SPECS[i])
                     .ok_or_else(|| format!("unknown search parameter {name}"))
             }
 

@@ -142,7 +142,7 @@ pub fn run_command(args: &SpsaArgs) -> Result<()> {
     let Some(rule) = Rule::parse(&args.common.rule) else {
         bail!("unknown rule {}", args.common.rule);
     };
-    let defaults = SearchParams::default().for_rule(rule).tune;
+    let defaults = Tunables::for_rule(rule);
     if args.list {
         println!("name default min max step (the defaults of rule {rule:?})");
         for s in Tunables::SPECS {
