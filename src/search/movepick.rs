@@ -20,41 +20,48 @@ use super::params::Tunables;
 use crate::core::{Board, CellSet, Color, Pos, ThreatClass};
 use crate::tactics::moves::{four_moves, MoveList};
 
-/// Ordering value of what a move makes for the side to move, by [`ThreatClass`].
-const ATTACK: [i32; 14] = [
-    0,         // None
-    0,         // Forbid (a legal one is re-scored as an open three)
-    200,       // Flex2
-    150,       // Block3
-    600,       // Flex2x2
-    450,       // Block3Plus
-    1_200,     // Flex3
-    1_800,     // Flex3Plus
-    20_000,    // Flex3x2
-    1_000,     // Block4
-    1_500,     // Block4Plus
-    60_000,    // Block4Flex3
-    100_000,   // Flex4
-    1_000_000, // Five
-];
+/// Ordering value of what a move makes for the side to move, by [`ThreatClass`]: the
+/// classes that win or must be played at once are fixed, the others are constants of
+/// [`Tunables`].
+fn attack(class: ThreatClass, t: &Tunables) -> i32 {
+    match class {
+        ThreatClass::None => 0,
+        ThreatClass::Flex2 => t.att_flex2,
+        ThreatClass::Block3 => t.att_block3,
+        ThreatClass::Flex2x2 => t.att_flex2x2,
+        ThreatClass::Block3Plus => t.att_block3plus,
+        // A listed renju black cell marked as a possible foul is legal: a false double three
+        // makes at least an open three.
+        ThreatClass::Flex3 | ThreatClass::Forbid => t.att_flex3,
+        ThreatClass::Flex3Plus => t.att_flex3plus,
+        ThreatClass::Flex3x2 => 20_000,
+        ThreatClass::Block4 => t.att_block4,
+        ThreatClass::Block4Plus => t.att_block4plus,
+        ThreatClass::Block4Flex3 => 60_000,
+        ThreatClass::Flex4 => 100_000,
+        ThreatClass::Five => 1_000_000,
+    }
+}
 
 /// Ordering value of what a move takes from the opponent (his class on the cell).
-const DEFENCE: [i32; 14] = [
-    0,       // None
-    0,       // Forbid: the opponent (black) may not play there anyway
-    100,     // Flex2
-    80,      // Block3
-    400,     // Flex2x2
-    300,     // Block3Plus
-    800,     // Flex3
-    1_200,   // Flex3Plus
-    15_000,  // Flex3x2
-    600,     // Block4
-    900,     // Block4Plus
-    45_000,  // Block4Flex3
-    80_000,  // Flex4
-    500_000, // Five
-];
+fn defence(class: ThreatClass, t: &Tunables) -> i32 {
+    match class {
+        // (Forbid: the opponent, black, may not play there anyway.)
+        ThreatClass::None | ThreatClass::Forbid => 0,
+        ThreatClass::Flex2 => t.def_flex2,
+        ThreatClass::Block3 => t.def_block3,
+        ThreatClass::Flex2x2 => t.def_flex2x2,
+        ThreatClass::Block3Plus => t.def_block3plus,
+        ThreatClass::Flex3 => t.def_flex3,
+        ThreatClass::Flex3Plus => t.def_flex3plus,
+        ThreatClass::Flex3x2 => 15_000,
+        ThreatClass::Block4 => t.def_block4,
+        ThreatClass::Block4Plus => t.def_block4plus,
+        ThreatClass::Block4Flex3 => 45_000,
+        ThreatClass::Flex4 => 80_000,
+        ThreatClass::Five => 500_000,
+    }
+}
 
 /// Which stage a node's moves come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,16 +159,10 @@ fn legal_for(board: &mut Board, p: Pos, color: Color) -> bool {
 
 /// The ordering score of `p` for `me` (without the table move's priority).
 pub fn order_score(board: &Board, p: Pos, me: Color, hints: &OrderHints) -> i32 {
-    let mut own = board.threat(p, me);
-    if own == ThreatClass::Forbid {
-        // Listed, so legal: a false double three makes at least an open three.
-        own = ThreatClass::Flex3;
-    }
-    let theirs = board.threat(p, me.opponent());
-    let mut score = ATTACK[own as usize] + DEFENCE[theirs as usize];
+    let t = hints.tune;
+    let mut score = attack(board.threat(p, me), t) + defence(board.threat(p, me.opponent()), t);
     // The evaluation's values of the cell for both sides tell apart the moves that make no
     // threat (and the threats of one class) by their finer shape.
-    let t = hints.tune;
     if t.order_value != 0 {
         score += t.order_value * (board.cell_value(p, me) + board.cell_value(p, me.opponent()));
     }
