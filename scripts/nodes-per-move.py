@@ -53,7 +53,10 @@ def main():
     send("INFO time_left 2147483647")
     total = 0.0
     for _ in range(int(n)):
-        stones = [(ord(a) - 97, int(b) - 1) for a, b in re.findall(r"([a-v])(\d+)", rng.choice(lines))]
+        line = rng.choice(lines)
+        stones = [(ord(a) - 97, int(b) - 1) for a, b in re.findall(r"([a-z])(\d+)", line)]
+        if any(not (0 <= x < 15 and 0 <= y < 15) for x, y in stones):
+            sys.exit(f"not a 15x15 opening: {line}")
         send("BOARD")
         for k, (x, y) in enumerate(stones):
             send(f"{x},{y},{1 if (len(stones) - k) % 2 == 0 else 2}")

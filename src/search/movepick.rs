@@ -301,6 +301,50 @@ mod tests {
         (mp.stage, out)
     }
 
+    /// Each order constant moves the value of its own class and of no other; the classes that
+    /// win or must be answered stay above every tunable value.
+    #[test]
+    fn each_order_constant_scores_its_own_class() {
+        let classes = [
+            ("flex2", vec![ThreatClass::Flex2]),
+            ("block3", vec![ThreatClass::Block3]),
+            ("flex2x2", vec![ThreatClass::Flex2x2]),
+            ("block3plus", vec![ThreatClass::Block3Plus]),
+            ("flex3", vec![ThreatClass::Flex3]),
+            ("flex3plus", vec![ThreatClass::Flex3Plus]),
+            ("block4", vec![ThreatClass::Block4]),
+            ("block4plus", vec![ThreatClass::Block4Plus]),
+        ];
+        let base = Tunables::DEFAULT;
+        for (suffix, own) in &classes {
+            for (side, value) in [("att", attack as fn(_, &_) -> i32), ("def", defence)] {
+                let name = format!("{side}_{suffix}");
+                let mut moved = base;
+                moved.set(&name, base.get(&name).unwrap() + 1).unwrap();
+                for class in ThreatClass::ALL {
+                    // A renju black cell that may be a foul is ordered as an open three.
+                    let owns = own.contains(&class)
+                        || (side == "att" && *suffix == "flex3" && class == ThreatClass::Forbid);
+                    let delta = value(class, &moved) - value(class, &base);
+                    assert_eq!(delta, owns as i32, "{name} on {class:?}");
+                }
+            }
+        }
+        let tunable_max = Tunables::SPECS
+            .iter()
+            .filter(|s| s.name.starts_with("att_") || s.name.starts_with("def_"))
+            .map(|s| s.max)
+            .max()
+            .unwrap();
+        for class in [
+            ThreatClass::Flex3x2,
+            ThreatClass::Block4Flex3,
+            ThreatClass::Flex4,
+        ] {
+            assert!(attack(class, &base) > tunable_max, "{class:?}");
+        }
+    }
+
     #[test]
     fn an_open_three_is_met_by_its_exact_defences() {
         // Black h8 i8 j8 open three; white to move with nothing of its own.
