@@ -45,6 +45,8 @@ def main():
 
     send("START 15")
     answer_ok = p.stdout.readline().strip()
+    while answer_ok.startswith(("MESSAGE", "DEBUG")):
+        answer_ok = p.stdout.readline().strip()
     if answer_ok != "OK":
         sys.exit(f"START answered {answer_ok!r}")
     send(f"INFO rule {rule}")

@@ -5,7 +5,7 @@
 //!   instead of the search), `--weak random` (uniformly random legal moves), `--seed N` (its
 //!   seed; default from the clock), `--think-ms N` (longest time a move may take; the one-ply
 //!   player keeps a non-forced move 250 ms by default), `--no-threat-probe` (the one-ply player without its
-//!   VCF/VCT win probe).
+//!   VCF/VCT win probe), `--threat-probe` (the search with a VCF/VCT probe at the root).
 //! * `demo`: watch the brain play itself through its own protocol, board printed after each move.
 //! * `solve`: the VCF / VCT solvers over corpus positions or move lists.
 //! * `match`, `selfplay`: tournaments between Gomocup brains, and this build against itself.
@@ -69,9 +69,14 @@ struct Cli {
     /// uses its budget; the one-ply player keeps a non-forced move 250 ms).
     #[arg(long, hide = true)]
     think_ms: Option<u64>,
-    /// Play without the VCF / VCT win probe (the baseline of the match that proves it).
+    /// The one-ply player without its VCF / VCT win probe (the baseline of the match that
+    /// proves it).
     #[arg(long, hide = true)]
     no_threat_probe: bool,
+    /// The search with a VCF / VCT probe at the root before it (off by default: it lost a
+    /// match).
+    #[arg(long, hide = true)]
+    threat_probe: bool,
     /// Evaluate with the weights of this file (written by `tune`) for its rule instead of the
     /// built-in ones (repeatable: one file per rule), to match two weight sets without a
     /// rebuild.
@@ -183,6 +188,7 @@ fn main() -> ExitCode {
                 cli.seed,
                 cli.think_ms,
                 cli.no_threat_probe,
+                cli.threat_probe,
             );
             ExitCode::SUCCESS
         }
@@ -220,6 +226,7 @@ fn brain(
     seed: Option<u64>,
     think_ms: Option<u64>,
     no_threat_probe: bool,
+    threat_probe: bool,
 ) {
     install_silent_panic_hook();
     let player: tianyuan::protocol::PlayerFactory = match weak {
@@ -238,8 +245,8 @@ fn brain(
         }
         None if matches!(kind, PlayerKind::Search) => Arc::new(move || {
             let mut player = SearchPlayer::new().with_params(params);
-            if no_threat_probe {
-                player = player.without_probe();
+            if threat_probe {
+                player = player.with_probe();
             }
             let player = match think_ms {
                 Some(ms) => player.with_think_cap(Duration::from_millis(ms)),

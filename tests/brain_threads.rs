@@ -39,8 +39,8 @@ fn threads_are_announced_used_and_timed() {
         "INFO thread_num 2",
     ]);
     let mut occupied = vec![(7, 7)];
-    // Rounds where the search reported an iteration (a proven win of the root probe reports
-    // none: the opponent here does not defend).
+    // Rounds where the search reported an iteration (a move that needs no search, such as an
+    // own five, reports none: the opponent here does not defend).
     let mut searched = 0;
     b.send("TURN 7,7");
     for round in 0..6 {

@@ -67,13 +67,17 @@ fn peak_rss_stays_under_16_mib() {
     b.finish();
 }
 
-/// With the search thinking (its table and the root probe's tables filling), the whole process
-/// stays under `max_memory` for Gomocup's 350 MiB and for 64 and 16 MiB.
+/// With the search thinking (its table filling, and with `--threat-probe` the root probe's
+/// tables too), the whole process stays under `max_memory` for Gomocup's 350 MiB and for 64 and
+/// 16 MiB.
 #[test]
 fn peak_rss_stays_under_max_memory_while_searching() {
-    for mib in [16u64, 64, 350] {
+    for (mib, args) in [16u64, 64, 350]
+        .into_iter()
+        .flat_map(|mib| [(mib, &[][..]), (mib, &["--threat-probe"][..])])
+    {
         let limit = mib * 1024 * 1024;
-        let mut b = Brain::start(&[]);
+        let mut b = Brain::start(args);
         b.send_all(&[
             "START 15",
             &format!("INFO max_memory {limit}"),
@@ -89,8 +93,11 @@ fn peak_rss_stays_under_max_memory_while_searching() {
             12,
         );
         let peak = vm_hwm_bytes(b.pid());
-        println!("max_memory {mib} MiB: peak RSS {} KiB", peak / 1024);
-        assert!(peak < limit, "{mib} MiB: peak RSS {peak} bytes");
+        println!(
+            "max_memory {mib} MiB {args:?}: peak RSS {} KiB",
+            peak / 1024
+        );
+        assert!(peak < limit, "{mib} MiB {args:?}: peak RSS {peak} bytes");
         b.finish();
     }
 }

@@ -56,8 +56,8 @@ fn full_width_searcher() -> Searcher {
 fn forced_wins_are_found_at_their_distance() {
     let mut searcher = full_width_searcher();
     // The default search's quiescence plays only fours near its last stone: it sees most of
-    // these wins at depth 3 (the others are left to deeper iterations and the root's VCF
-    // probe; a win it finds may be longer than the shortest VCF).
+    // these wins at depth 3 (the others are left to deeper iterations; a win it finds may be
+    // longer than the shortest VCF).
     let mut narrow = Searcher::new(16 << 20);
     let mut narrow_found = 0;
     let mut checked = 0;

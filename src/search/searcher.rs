@@ -262,6 +262,8 @@ pub struct Searcher {
     multi_pv: usize,
     /// Root moves not to search (`YXBLOCK`), from the search control.
     excluded: Vec<Pos>,
+    /// The root's moves are every candidate (no threat of the opponent's to answer).
+    root_all: bool,
     history: History,
     board: Board,
     nodes: u64,
@@ -339,6 +341,7 @@ impl Searcher {
             searched: 0,
             multi_pv: 1,
             excluded: Vec::new(),
+            root_all: false,
             history: History::default(),
             board: Board::new(15, 15, Rule::Freestyle).expect("a 15x15 board"),
             nodes: 0,
@@ -589,6 +592,7 @@ impl Searcher {
         };
         let mut picker = MovePicker::new(&mut self.board, &hints);
         let mut moves = picker.drain(&mut self.board);
+        self.root_all = picker.stage == Stage::All;
         if moves.is_empty() {
             // Lost to a threat nothing answers (or only fouls answer it): still a move, the
             // one that holds out longest among all candidates.
@@ -753,11 +757,29 @@ impl Searcher {
             let mv = root[i].mv;
             let started = self.started;
             let marked = self.realtime.as_mut().is_some_and(|r| r.pos(started, mv));
+            // Step 8b at the root: late quiet root moves are searched shallower first, like
+            // the late moves of any node, a ply less. (Against the same build without it at
+            // 150 ms a move, 600 games each: +20.9 ± 27.3 Elo freestyle 15×15, +13.9 ± 27.3
+            // renju; +50.1 ± 39.6 at 12,000 nodes a move, 300 games, freestyle.)
+            let mut r = 0;
+            if self.params.root_reductions && self.root_all && i >= 1 && depth >= 3 {
+                let me = self.board.side_to_move();
+                let quiet = !self.board.threat(mv, me).is_three_or_better()
+                    && !self.board.threat(mv, me.opponent()).is_three_or_better();
+                if quiet {
+                    r = (self.params.lmr_reduction(depth, i as i32 + 1)
+                        - self.params.tune.root_lmr_less)
+                        .clamp(0, depth - 2);
+                }
+            }
             self.board.make_move(mv);
             let value = if i == 0 {
                 -self.search(-beta, -alpha, depth - 1, 1, true, false)
             } else {
-                let mut v = -self.search(-alpha - 1, -alpha, depth - 1, 1, false, true);
+                let mut v = -self.search(-alpha - 1, -alpha, depth - 1 - r, 1, false, true);
+                if v > alpha && r > 0 && !self.stopped {
+                    v = -self.search(-alpha - 1, -alpha, depth - 1, 1, false, true);
+                }
                 if v > alpha && v < beta && !self.stopped {
                     v = -self.search(-beta, -alpha, depth - 1, 1, true, false);
                 }
