@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Every position of a recorded game valued by a Gomocup brain: where a game was lost.
+
+    scripts/game-values.py SGF GAME ENGINE TURN_MS RULE
+
+SGF is a file written by `pbrain-tianyuan match --sgf` (c-gomoku-cli layout, 15x15), GAME the
+game's number in it (1-based), ENGINE the valuing brain's command line (quoted; Rapfi as
+`"cd ../shared/peers/rapfi && ./pbrain-rapfi"`, it reads its config from its folder), TURN_MS
+its time a position, RULE a Gomocup rule code. Each position from the end of the opening on is
+sent as `BOARD` ... `DONE` after `RESTART`; one line a position: the number of stones, the side
+to move, the brain's value from its last `MESSAGE` turned to black's view (`ev N` for ours,
+`Eval N` for Rapfi's; a mate score is printed as the brain wrote it, from the mover's view),
+its move, and the move played in the game and by whom.
+"""
+import re
+import subprocess
+import sys
+
+
+def main():
+    if len(sys.argv) != 6:
+        sys.exit(__doc__)
+    sgf, game, engine, turn, rule = sys.argv[1:6]
+    games = open(sgf).read().split("(;")[1:]
+    g = games[int(game) - 1]
+    moves = [(c, ord(m[0]) - 97, ord(m[1]) - 97, note)
+             for c, m, note in re.findall(r";([BW])\[(\w\w)\]C\[([^\]]*)\]", g)]
+    black = re.search(r"PB\[([^\]]*)\]", g).group(1)
+    white = re.search(r"PW\[([^\]]*)\]", g).group(1)
+    p = subprocess.Popen(engine, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def send(s):
+        p.stdin.write(s + "\n")
+        p.stdin.flush()
+
+    def line():
+        l = p.stdout.readline()
+        if not l:
+            sys.exit("the engine closed its output")
+        return l.strip()
+
+    def setup(command):
+        send(command)
+        while not line().startswith("OK"):
+            pass
+        for s in (f"INFO rule {rule}", f"INFO timeout_turn {turn}", "INFO timeout_match 0",
+                  "INFO time_left 2147483647"):
+            send(s)
+
+    setup("START 15")
+    start = sum(1 for m in moves if m[3] == "opening move")
+    for k in range(start, len(moves) + 1):
+        if k > start:
+            setup("RESTART")
+        send("BOARD")
+        for i, (_, x, y, _) in enumerate(moves[:k]):
+            # 1: the side to move's stone (the last stone is the opponent's).
+            send(f"{x},{y},{1 if (k - i) % 2 == 0 else 2}")
+        send("DONE")
+        last = ""
+        while True:
+            l = line()
+            if l.startswith("MESSAGE"):
+                last = l
+            elif l and not l.startswith(("DEBUG", "OK", "ERROR", "UNKNOWN")):
+                break
+        to_move = "B" if k % 2 == 0 else "W"
+        found = re.search(r"(?:\bev|Eval) ([-+]?\w+)", last)
+        value = found.group(1) if found else "?"
+        if re.fullmatch(r"[-+]?\d+", value):
+            value = str(int(value) if to_move == "B" else -int(value))
+        played = "-"
+        if k < len(moves):
+            c, x, y, _ = moves[k]
+            played = f"{x},{y} by {black if c == 'B' else white}"
+        print(f"{k:3d} {to_move} black's value {value:>7}  move {l:6s} played {played}",
+              flush=True)
+    send("END")
+
+
+if __name__ == "__main__":
+    main()
