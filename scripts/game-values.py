@@ -13,8 +13,9 @@ to move, the brain's value from its last `MESSAGE` turned to black's view (`ev N
 its move, and the move played in the game and by whom.
 """
 import re
-import subprocess
 import sys
+
+from brain_io import Brain
 
 
 def main():
@@ -27,44 +28,20 @@ def main():
              for c, m, note in re.findall(r";([BW])\[(\w\w)\]C\[([^\]]*)\]", g)]
     black = re.search(r"PB\[([^\]]*)\]", g).group(1)
     white = re.search(r"PW\[([^\]]*)\]", g).group(1)
-    p = subprocess.Popen(engine, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(s):
-        p.stdin.write(s + "\n")
-        p.stdin.flush()
-
-    def line():
-        l = p.stdout.readline()
-        if not l:
-            sys.exit("the engine closed its output")
-        return l.strip()
-
-    def setup(command):
-        send(command)
-        while not line().startswith("OK"):
-            pass
-        for s in (f"INFO rule {rule}", f"INFO timeout_turn {turn}", "INFO timeout_match 0",
-                  "INFO time_left 2147483647"):
-            send(s)
-
-    setup("START 15")
+    brain = Brain(engine)
+    send = brain.send
+    brain.start("START 15", rule, turn)
     start = sum(1 for m in moves if m[3] == "opening move")
     for k in range(start, len(moves) + 1):
         if k > start:
-            setup("RESTART")
+            brain.start("RESTART", rule, turn)
         send("BOARD")
         for i, (_, x, y, _) in enumerate(moves[:k]):
             # 1: the side to move's stone (the last stone is the opponent's).
             send(f"{x},{y},{1 if (k - i) % 2 == 0 else 2}")
         send("DONE")
-        last = ""
-        while True:
-            l = line()
-            if l.startswith("MESSAGE"):
-                last = l
-            elif l and not l.startswith(("DEBUG", "OK", "ERROR", "UNKNOWN")):
-                break
+        l, msgs = brain.answer()
+        last = next((m for m in reversed(msgs) if m.startswith("MESSAGE")), "")
         to_move = "B" if k % 2 == 0 else "W"
         found = re.search(r"(?:\bev|Eval) ([-+]?\w+)", last)
         value = found.group(1) if found else "?"

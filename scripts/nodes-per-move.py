@@ -10,9 +10,10 @@ ENGINE is a command line (quoted), RULE a Gomocup rule code, OPENINGS a `pos` fi
 """
 import random
 import re
-import subprocess
 import sys
 import time
+
+from brain_io import Brain
 
 
 def main():
@@ -22,37 +23,9 @@ def main():
     seed = int(sys.argv[6]) if len(sys.argv) > 6 else 5
     lines = [l.strip() for l in open(openings) if l.strip()]
     rng = random.Random(seed)
-    p = subprocess.Popen(engine, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-    def send(s):
-        p.stdin.write(s + "\n")
-        p.stdin.flush()
-
-    def answer():
-        msgs = []
-        while True:
-            l = p.stdout.readline()
-            if not l:
-                sys.exit("the engine closed its output")
-            l = l.strip()
-            if not l:
-                continue
-            if l.startswith(("MESSAGE", "DEBUG", "OK", "ERROR", "UNKNOWN")):
-                msgs.append(l)
-                continue
-            return l, msgs
-
-    send("START 15")
-    answer_ok = p.stdout.readline().strip()
-    while answer_ok.startswith(("MESSAGE", "DEBUG")):
-        answer_ok = p.stdout.readline().strip()
-    if answer_ok != "OK":
-        sys.exit(f"START answered {answer_ok!r}")
-    send(f"INFO rule {rule}")
-    send(f"INFO timeout_turn {turn}")
-    send("INFO timeout_match 0")
-    send("INFO time_left 2147483647")
+    brain = Brain(engine)
+    send = brain.send
+    brain.start("START 15", rule, turn)
     total = 0.0
     for _ in range(int(n)):
         line = rng.choice(lines)
@@ -64,7 +37,7 @@ def main():
             send(f"{x},{y},{1 if (len(stones) - k) % 2 == 0 else 2}")
         t = time.time()
         send("DONE")
-        move, msgs = answer()
+        move, msgs = brain.answer()
         dt = time.time() - t
         total += dt
         last = next((m for m in reversed(msgs) if m.startswith("MESSAGE")), "")

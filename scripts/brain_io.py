@@ -1,0 +1,51 @@
+"""A Gomocup brain driven over its pipes, for the measuring scripts beside this file."""
+import subprocess
+import sys
+
+# Lines a brain writes that are not its answer to a move.
+NOT_A_MOVE = ("MESSAGE", "DEBUG", "OK", "ERROR", "UNKNOWN")
+
+
+class Brain:
+    """ENGINE is a shell command line; stderr is discarded."""
+
+    def __init__(self, engine):
+        self.p = subprocess.Popen(engine, shell=True, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                  text=True, bufsize=1)
+
+    def send(self, s):
+        self.p.stdin.write(s + "\n")
+        self.p.stdin.flush()
+
+    def line(self):
+        """The next output line, stripped (exits when the brain closed its output)."""
+        l = self.p.stdout.readline()
+        if not l:
+            sys.exit("the engine closed its output")
+        return l.strip()
+
+    def start(self, command, rule, turn_ms):
+        """`START 15` or `RESTART`, its `OK` awaited (MESSAGE and DEBUG lines skipped), then
+        the rule and a per-move limit of TURN_MS with no match clock."""
+        self.send(command)
+        l = self.line()
+        while l.startswith(("MESSAGE", "DEBUG")):
+            l = self.line()
+        if l != "OK":
+            sys.exit(f"{command} answered {l!r}")
+        for s in (f"INFO rule {rule}", f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0",
+                  "INFO time_left 2147483647"):
+            self.send(s)
+
+    def answer(self):
+        """The brain's move and the other lines it wrote before it."""
+        msgs = []
+        while True:
+            l = self.line()
+            if not l:
+                continue
+            if l.startswith(NOT_A_MOVE):
+                msgs.append(l)
+                continue
+            return l, msgs
