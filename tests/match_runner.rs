@@ -691,7 +691,7 @@ fn spsa_plays_both_sides_and_prints_the_tuned_constants() {
     );
     let list = Command::new(exe).args(["spsa", "--list"]).output().unwrap();
     let listed = String::from_utf8_lossy(&list.stdout);
-    assert!(listed.contains("lmr_divisor 226 100 500 15"), "{listed}");
+    assert!(listed.contains("lmr_divisor 180 100 500 15"), "{listed}");
     for bad in ["nosuch=1", "rfp_margin=100000"] {
         let refused = Command::new(exe)
             .args(["--search-param", bad])

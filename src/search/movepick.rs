@@ -19,6 +19,7 @@ use super::history::History;
 use super::params::Tunables;
 use crate::core::{Board, CellSet, Color, Pos, ThreatClass};
 use crate::tactics::moves::{four_moves, MoveList};
+use smallvec::SmallVec;
 
 /// Ordering value of what a move makes for the side to move, by [`ThreatClass`]: the
 /// classes that win or must be played at once are fixed, the others are constants of
@@ -78,7 +79,7 @@ pub enum Stage {
 
 /// A node's moves with their ordering scores, handed out best first.
 pub struct MovePicker {
-    moves: Vec<(Pos, i32)>,
+    moves: SmallVec<[(Pos, i32); 64]>,
     next: usize,
     /// The stage the moves come from.
     pub stage: Stage,
@@ -86,7 +87,7 @@ pub struct MovePicker {
 
 /// What the picker may use to order moves.
 pub struct OrderHints<'a> {
-    /// The transposition table's move.
+    /// The transposition-table move.
     pub tt_move: Option<Pos>,
     /// This ply's killers.
     pub killers: [Option<Pos>; 2],
@@ -102,13 +103,14 @@ impl MovePicker {
     /// The moves of the side to move of `board`, staged and scored.
     pub fn new(board: &mut Board, hints: &OrderHints) -> MovePicker {
         let me = board.side_to_move();
-        let (stage, cells) = stage_moves(board);
-        let mut moves = Vec::with_capacity(cells.len());
+        let (stage, cells) = stage_cells(board);
+        let classes = ClassScores::new(hints.tune);
+        let mut moves = SmallVec::new();
         for p in cells {
             let score = if Some(p) == hints.tt_move {
                 i32::MAX
             } else {
-                order_score(board, p, me, hints)
+                classes.score(board, p, me, hints)
             };
             moves.push((p, score));
         }
@@ -157,42 +159,82 @@ fn legal_for(board: &mut Board, p: Pos, color: Color) -> bool {
     color == Color::White || board.threat(p, color) != ThreatClass::Forbid || !board.is_forbidden(p)
 }
 
-/// The ordering score of `p` for `me` (without the table move's priority).
-pub fn order_score(board: &Board, p: Pos, me: Color, hints: &OrderHints) -> i32 {
-    let t = hints.tune;
-    let mut score = attack(board.threat(p, me), t) + defence(board.threat(p, me.opponent()), t);
-    // The evaluation's values of the cell for both sides tell apart the moves that make no
-    // threat (and the threats of one class) by their finer shape.
-    if t.order_value != 0 {
-        score += t.order_value * (board.cell_value(p, me) + board.cell_value(p, me.opponent()));
-    }
-    score += hints.history.score(me, p) / t.order_history;
-    if hints.killers[0] == Some(p) {
-        score += t.order_killer;
-    } else if hints.killers[1] == Some(p) {
-        score += t.order_killer2;
-    }
-    if hints.counter == Some(p) {
-        score += t.order_counter;
-    }
-    score
+/// The order's values of the threat classes under one set of constants, read once for a
+/// node's list (rather than matched per move).
+struct ClassScores {
+    attack: [i32; 16],
+    defence: [i32; 16],
 }
 
-/// The stage of the side to move's moves and the cells it lists (legality not yet checked).
-pub fn stage_moves(board: &mut Board) -> (Stage, Vec<Pos>) {
+impl ClassScores {
+    fn new(t: &Tunables) -> ClassScores {
+        let mut scores = ClassScores {
+            attack: [0; 16],
+            defence: [0; 16],
+        };
+        for class in ThreatClass::ALL {
+            scores.attack[class as usize] = attack(class, t);
+            scores.defence[class as usize] = defence(class, t);
+        }
+        scores
+    }
+
+    /// The ordering score of `p` for `me` (without the table move's priority).
+    #[inline]
+    fn score(&self, board: &Board, p: Pos, me: Color, hints: &OrderHints) -> i32 {
+        let t = hints.tune;
+        let mut score = self.attack[board.threat(p, me) as usize & 15]
+            + self.defence[board.threat(p, me.opponent()) as usize & 15];
+        // The evaluation's values of the cell for both sides tell apart the moves that make no
+        // threat (and the threats of one class) by their finer shape.
+        if t.order_value != 0 {
+            score += t.order_value * (board.cell_value(p, me) + board.cell_value(p, me.opponent()));
+        }
+        score += hints.history.score(me, p) / t.order_history;
+        if hints.killers[0] == Some(p) {
+            score += t.order_killer;
+        } else if hints.killers[1] == Some(p) {
+            score += t.order_killer2;
+        }
+        if hints.counter == Some(p) {
+            score += t.order_counter;
+        }
+        score
+    }
+}
+
+/// A stage's cells: every candidate (a set), or a short list.
+enum StageCells {
+    Set(crate::core::bitset::CellSetIter),
+    List(std::vec::IntoIter<Pos>),
+}
+
+impl Iterator for StageCells {
+    type Item = Pos;
+
+    #[inline]
+    fn next(&mut self) -> Option<Pos> {
+        match self {
+            StageCells::Set(it) => it.next(),
+            StageCells::List(it) => it.next(),
+        }
+    }
+}
+
+/// The stage of the side to move's moves and the cells it lists (legality not yet checked;
+/// the candidates of the last stage iterated from their set, not collected).
+fn stage_cells(board: &mut Board) -> (Stage, StageCells) {
     let me = board.side_to_move();
     let opp = me.opponent();
     if board.has_five_point(opp) {
-        return (
-            Stage::Forced,
-            board.five_stoppers(opp).into_iter().collect(),
-        );
+        let cells: Vec<Pos> = board.five_stoppers(opp).into_iter().collect();
+        return (Stage::Forced, StageCells::List(cells.into_iter()));
     }
     if !board.rule().blocked_fives_fail() {
         if board.threat_count(opp, ThreatClass::Flex4) > 0 {
             let mut cells = defences(board, opp, &[ThreatClass::Flex4]);
             add_own_fours(board, me, &mut cells);
-            return (Stage::DefendOpenThree, cells);
+            return (Stage::DefendOpenThree, StageCells::List(cells.into_iter()));
         }
         if board.threat_count(opp, ThreatClass::Block4Flex3) > 0 {
             let mut cells = defences(board, opp, &[ThreatClass::Block4Flex3, ThreatClass::Flex4]);
@@ -200,11 +242,11 @@ pub fn stage_moves(board: &mut Board) -> (Stage, Vec<Pos>) {
             // No single stone stops every four-three: the search looks at everything (a
             // forced block after his four-three may still turn into a four of ours).
             if !cells.is_empty() {
-                return (Stage::DefendFourThree, cells);
+                return (Stage::DefendFourThree, StageCells::List(cells.into_iter()));
             }
         }
     }
-    (Stage::All, candidates(board).iter().collect())
+    (Stage::All, StageCells::Set(candidates(board).iter()))
 }
 
 /// The empty cells near the stones, and farther cells where either side makes a three or more.
