@@ -125,7 +125,8 @@ tunables! {
     /// Step 8b: see `lmr_base` (hundredths). (Hand-set: 230; SPSA at 12,000 nodes a move:
     /// 226. At 150 ms a move, where the search is ten times deeper in nodes, 180 against 226:
     /// +19.7 ± 27.0 Elo, 298-264-38 over 600 games, freestyle 15×15; against renju's 221:
-    /// +15.1 ± 27.2, 299-273-28; together 597-537-66 over 1,200, about +17, LOS about 96 %.)
+    /// +15.1 ± 27.2, 299-273-28; together 597-537-66 over 1,200, about +17, LOS about 96 %.
+    /// 150 against 180: −7.8 ± 32.8 over 400 games, freestyle.)
     lmr_divisor = 180 in 100..=500 step 15;
     /// Step 8b: a ply less of reduction per this much history score. (Hand-set: 6000.)
     lmr_history = 5580 in 1000..=30000 step 500;
