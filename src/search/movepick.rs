@@ -159,6 +159,9 @@ fn legal_for(board: &mut Board, p: Pos, color: Color) -> bool {
     color == Color::White || board.threat(p, color) != ThreatClass::Forbid || !board.is_forbidden(p)
 }
 
+// `ClassScores` indexes 16-slot tables by class code masked to four bits.
+const _: () = assert!(crate::core::pattern::NUM_CLASSES <= 16);
+
 /// The order's values of the threat classes under one set of constants, read once for a
 /// node's list (rather than matched per move).
 struct ClassScores {
