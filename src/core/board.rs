@@ -59,7 +59,9 @@ pub struct Board {
     cell_values: &'static CellValues,
     /// Per colour: the sum of `cell_values` over the empty cells.
     value_sums: [i32; 2],
-    /// Per colour and class code (16 slots so a masked code needs no bounds check).
+    /// Per colour and class code (16 slots so a masked code needs no bounds check): the
+    /// number of cells of each tracked class (zero for the others, which are counted on
+    /// demand: they change on most moves and nothing fast asks for them).
     class_counts: [[u16; CLASS_SLOTS]; 2],
     class_cells: [[CellSet; CLASS_SLOTS]; 2],
     /// The occupied cells (the candidates are read off them when asked for).
@@ -76,18 +78,61 @@ pub struct Board {
     hash: u64,
 }
 
-/// What a stone of one colour on a cell would make: everything a move updates per cell.
+/// What a stone of one colour on a cell would make: everything a move updates per cell, in
+/// one word, so that a move's update and its undo copy it with one load and one store.
+///
+/// Bits 0–15: the four directional patterns, one nibble each; 16–31: their pattern code;
+/// 32–47: the code's cell value (the three kept on occupied cells too); 48–55: the combined
+/// threat class (`None` on occupied cells).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-#[repr(C, align(8))]
-struct CellState {
-    /// The four directional patterns, one nibble each (kept on occupied cells too).
-    pattern: u16,
-    /// The pattern code of `pattern` (kept on occupied cells too).
-    pcode: u16,
-    /// The cell value of `pcode` (kept on occupied cells too).
-    value: i16,
-    /// The combined threat class (`None` on occupied cells).
-    class: u8,
+struct CellState(u64);
+
+impl CellState {
+    #[inline]
+    const fn new(pattern: u16, pcode: u16, value: i16, class: u8) -> CellState {
+        CellState(
+            pattern as u64
+                | (pcode as u64) << 16
+                | (value as u16 as u64) << 32
+                | (class as u64) << 48,
+        )
+    }
+
+    /// The four directional patterns.
+    #[inline]
+    const fn pattern(self) -> u16 {
+        self.0 as u16
+    }
+
+    /// The pattern code of the patterns.
+    #[inline]
+    const fn pcode(self) -> u16 {
+        (self.0 >> 16) as u16
+    }
+
+    /// The cell value of the code.
+    #[inline]
+    const fn value(self) -> i16 {
+        (self.0 >> 32) as u16 as i16
+    }
+
+    /// The threat class code.
+    #[inline]
+    const fn class(self) -> u8 {
+        (self.0 >> 48) as u8
+    }
+
+    /// The same with the value `value`.
+    #[inline]
+    const fn with_value(self, value: i16) -> CellState {
+        CellState(self.0 & !(0xFFFF << 32) | (value as u16 as u64) << 32)
+    }
+
+    /// The same with the class `class`.
+    #[inline]
+    const fn with_class(self, class: u8) -> CellState {
+        CellState(self.0 & !(0xFF << 48) | (class as u64) << 48)
+    }
 }
 
 /// One cell's state before a move changed it, for one colour.
@@ -243,7 +288,7 @@ impl Board {
     /// other move (no four, an open four, two fours). Read from the line keys without
     /// playing `p`: a forcing search can look its reply up before paying for two moves.
     pub fn five_point_after(&self, p: Pos, color: Color) -> Option<Pos> {
-        let packed = self.cell(p, color.index()).pattern;
+        let packed = self.cell(p, color.index()).pattern();
         let mut four_dir = None;
         for dir in 0..4 {
             match LinePattern::from_u8(((packed >> (4 * dir)) & 0xF) as u8) {
@@ -365,19 +410,19 @@ impl Board {
     /// The pattern of `color`'s line in direction `dir` through the empty cell `p`.
     #[inline]
     pub fn line_pattern(&self, p: Pos, color: Color, dir: usize) -> LinePattern {
-        LinePattern::from_u8(((self.cell(p, color.index()).pattern >> (4 * dir)) & 0xF) as u8)
+        LinePattern::from_u8(((self.cell(p, color.index()).pattern() >> (4 * dir)) & 0xF) as u8)
     }
 
     /// The four directional patterns of `color` at `p`, one nibble each (direction 0 lowest).
     #[inline]
     pub fn packed_patterns(&self, p: Pos, color: Color) -> u16 {
-        self.cell(p, color.index()).pattern
+        self.cell(p, color.index()).pattern()
     }
 
     /// The pattern code of `color`'s four patterns at `p` (see [`super::pattern::pcode`]).
     #[inline]
     pub fn pcode(&self, p: Pos, color: Color) -> u16 {
-        self.cell(p, color.index()).pcode
+        self.cell(p, color.index()).pcode()
     }
 
     /// Uses `values` for the value sums ([`Board::value_sum`]) and recomputes them, those
@@ -396,8 +441,8 @@ impl Board {
         for p in self.empty_cells.iter() {
             for (c, sum) in sums.iter_mut().enumerate() {
                 let cell = &mut self.state[p.index()][c];
-                cell.value = values.get(c, cell.pcode) as i16;
-                *sum += cell.value as i32;
+                *cell = cell.with_value(values.get(c, cell.pcode()) as i16);
+                *sum += cell.value() as i32;
             }
         }
         self.value_sums = sums;
@@ -413,7 +458,7 @@ impl Board {
     /// adds up; zero until [`Board::set_cell_values`]).
     #[inline]
     pub fn cell_value(&self, p: Pos, color: Color) -> i32 {
-        self.cell(p, color.index()).value as i32
+        self.cell(p, color.index()).value() as i32
     }
 
     /// The sum over the empty cells of `color`'s value of the cell's pattern code, kept as
@@ -434,13 +479,21 @@ impl Board {
     /// What a stone of `color` on the empty cell `p` would make (`None` on occupied cells).
     #[inline]
     pub fn threat(&self, p: Pos, color: Color) -> ThreatClass {
-        ThreatClass::from_u8(self.cell(p, color.index()).class)
+        ThreatClass::from_u8(self.cell(p, color.index()).class())
     }
 
-    /// How many empty cells have threat class `class` for `color`: O(1).
+    /// How many empty cells have threat class `class` for `color`: O(1) for the classes whose
+    /// cells are kept ([`Board::threat_cells`]), a scan of the board for the weaker ones.
     #[inline]
     pub fn threat_count(&self, color: Color, class: ThreatClass) -> usize {
-        self.class_counts[color.index()][class as usize] as usize
+        if tracked(class as u8) {
+            self.class_counts[color.index()][class as usize] as usize
+        } else {
+            self.empty_cells
+                .iter()
+                .filter(|&p| self.cell(p, color.index()).class() == class as u8)
+                .count()
+        }
     }
 
     /// The empty cells with threat class `class` for `color`, without a board scan: the renju
@@ -498,7 +551,7 @@ impl Board {
         // The patterns of `p` stay as they were while it is occupied; undo needs them again.
         for c in 0..2 {
             self.set_class(p, c, ThreatClass::None as u8);
-            self.value_sums[c] -= self.cell(p, c).value as i32;
+            self.value_sums[c] -= self.cell(p, c).value() as i32;
         }
         self.refresh_around(p);
         self.stones.insert(p);
@@ -525,14 +578,14 @@ impl Board {
             let e = self.undo_log[i];
             let q = Pos(e.pos);
             let c = e.color as usize & 1;
-            let now = self.cell(q, c).class;
+            let now = self.cell(q, c).class();
             self.state[q.index() & (NUM_CELLS - 1)][c] = e.old;
-            self.move_class(q, c, now, e.old.class);
+            self.move_class(q, c, now, e.old.class());
         }
         self.undo_log.truncate(mark);
         self.value_sums = self.value_marks.pop().expect("one value mark per move");
         for c in 0..2 {
-            let class = self.combine.of_pcode(c, self.cell(p, c).pcode);
+            let class = self.combine.of_pcode(c, self.cell(p, c).pcode());
             self.set_class(p, c, class);
         }
         Some(p)
@@ -571,6 +624,9 @@ impl Board {
     #[inline]
     fn refresh_around(&mut self, p: Pos) {
         let reach = self.reach as isize;
+        // The sums are kept in registers for the walk: added to in memory, every change
+        // would wait for the store of the one before.
+        let mut sums = self.value_sums;
         for dir in 0..4 {
             let (line, at) = p.line_of(dir);
             let key = self.line_keys[dir][line];
@@ -585,7 +641,7 @@ impl Board {
                         let packed = self
                             .lines
                             .get(window_key(key, (at as isize + offset) as usize));
-                        self.set_line(q, dir, packed);
+                        self.set_line(q, dir, packed, &mut sums);
                     } else {
                         seen |= code;
                         if seen == 3 {
@@ -595,6 +651,7 @@ impl Board {
                 }
             }
         }
+        self.value_sums = sums;
     }
 
     /// Whether a stone of `color`'s opponent on the empty cell `d` would leave `color` with no
@@ -607,7 +664,7 @@ impl Board {
         let listed = |class: u8| classes.iter().any(|&k| k as u8 == class);
         // Cells of those classes off the stone's lines keep their class.
         let mut untouched: usize = classes.iter().map(|&k| self.threat_count(color, k)).sum();
-        untouched -= usize::from(listed(self.cell(d, c).class));
+        untouched -= usize::from(listed(self.cell(d, c).class()));
         let code = stone_code(color.opponent()) as u64;
         let reach = self.reach as isize;
         for dir in 0..4 {
@@ -632,7 +689,7 @@ impl Board {
                         .lines
                         .get(window_key(key, (at as isize + offset) as usize));
                     let cell = self.state[q][c];
-                    let old = cell.pattern;
+                    let old = cell.pattern();
                     let new = (old & !(0xFu16 << shift))
                         | ((((packed >> (4 * c)) & 0xF) as u16) << shift);
                     // A cell lies on one line through `d` only, so it is met once.
@@ -640,7 +697,7 @@ impl Board {
                         if listed(self.combine.of_pcode(c, self.combine.pcode(new))) {
                             return false;
                         }
-                        untouched -= usize::from(listed(cell.class));
+                        untouched -= usize::from(listed(cell.class()));
                     }
                 }
             }
@@ -661,10 +718,13 @@ impl Board {
         }
         for (c, packed) in [black, white].into_iter().enumerate() {
             let code = self.combine.pcode(packed);
-            let cell = &mut self.state[p.index()][c];
-            cell.pattern = packed;
-            cell.pcode = code;
-            cell.value = self.cell_values.get(c, code) as i16;
+            let class_before = self.state[p.index()][c].class();
+            self.state[p.index()][c] = CellState::new(
+                packed,
+                code,
+                self.cell_values.get(c, code) as i16,
+                class_before,
+            );
             let class = self.combine.of_pcode(c, code);
             self.set_class(p, c, class);
         }
@@ -673,14 +733,14 @@ impl Board {
     /// Stores the (black, white) patterns of `p` in direction `dir` and updates its classes
     /// (only for a colour whose patterns changed).
     #[inline]
-    fn set_line(&mut self, p: Pos, dir: usize, packed: u8) {
+    fn set_line(&mut self, p: Pos, dir: usize, packed: u8, sums: &mut [i32; 2]) {
         let shift = 4 * dir;
         let mask = !(0xFu16 << shift);
         let i = p.index() & (NUM_CELLS - 1);
-        for c in 0..2 {
+        for (c, sum) in sums.iter_mut().enumerate() {
             let old = self.state[i][c];
-            let new = (old.pattern & mask) | ((((packed >> (4 * c)) & 0xF) as u16) << shift);
-            if new != old.pattern {
+            let new = (old.pattern() & mask) | ((((packed >> (4 * c)) & 0xF) as u16) << shift);
+            if new != old.pattern() {
                 self.undo_log.push(UndoEntry {
                     old,
                     pos: p.0,
@@ -689,14 +749,9 @@ impl Board {
                 let code = self.combine.pcode(new);
                 let value = self.cell_values.get(c, code);
                 let class = self.combine.of_pcode(c, code);
-                self.value_sums[c] += value - old.value as i32;
-                self.state[i][c] = CellState {
-                    pattern: new,
-                    pcode: code,
-                    value: value as i16,
-                    class,
-                };
-                self.move_class(p, c, old.class, class);
+                *sum += value - old.value() as i32;
+                self.state[i][c] = CellState::new(new, code, value as i16, class);
+                self.move_class(p, c, old.class(), class);
             }
         }
     }
@@ -711,8 +766,8 @@ impl Board {
     #[inline]
     fn set_class(&mut self, p: Pos, c: usize, class: u8) {
         let cell = &mut self.state[p.index() & (NUM_CELLS - 1)][c & 1];
-        let old = cell.class;
-        cell.class = class;
+        let old = cell.class();
+        *cell = cell.with_class(class);
         self.move_class(p, c, old, class);
     }
 
@@ -724,17 +779,13 @@ impl Board {
             return;
         }
         let c = c & 1;
-        if old != 0 {
+        if tracked(old) {
             self.class_counts[c][old as usize & 15] -= 1;
-            if tracked(old) {
-                self.class_cells[c][old as usize & 15].remove(p);
-            }
+            self.class_cells[c][old as usize & 15].remove(p);
         }
-        if class != 0 {
+        if tracked(class) {
             self.class_counts[c][class as usize & 15] += 1;
-            if tracked(class) {
-                self.class_cells[c][class as usize & 15].insert(p);
-            }
+            self.class_cells[c][class as usize & 15].insert(p);
         }
     }
 
@@ -779,7 +830,7 @@ impl Board {
                 let p = Pos::new(x, y);
                 if !self.is_empty(p) {
                     for c in 0..2 {
-                        if self.cell(p, c).class != 0 {
+                        if self.cell(p, c).class() != 0 {
                             return Err(format!("occupied {p:?} has a class"));
                         }
                     }
@@ -800,20 +851,19 @@ impl Board {
                         }
                         packed |= (self.lines.pattern(key, color) as u16) << (4 * dir);
                     }
-                    if packed != self.cell(p, c).pattern {
+                    if packed != self.cell(p, c).pattern() {
                         return Err(format!(
                             "{color:?} patterns at {p:?}: {:#06x} != recomputed {packed:#06x}",
-                            self.cell(p, c).pattern
+                            self.cell(p, c).pattern()
                         ));
                     }
                     let class = self.combine.get(color, packed);
-                    if class as u8 != self.cell(p, c).class {
+                    if class as u8 != self.cell(p, c).class() {
                         return Err(format!("{color:?} class at {p:?} differs"));
                     }
-                    if class != ThreatClass::None {
+                    if tracked(class as u8) {
                         counts[c][class as usize] += 1;
-                        if tracked(class as u8) && !self.class_cells[c][class as usize].contains(p)
-                        {
+                        if !self.class_cells[c][class as usize].contains(p) {
                             return Err(format!("{color:?} class set misses {p:?}"));
                         }
                     }
@@ -826,11 +876,11 @@ impl Board {
         let mut sums = [0i32; 2];
         for p in self.empty_cells.iter() {
             for (c, sum) in sums.iter_mut().enumerate() {
-                let code = super::pattern::pcode(self.cell(p, c).pattern);
-                if code != self.cell(p, c).pcode {
+                let code = super::pattern::pcode(self.cell(p, c).pattern());
+                if code != self.cell(p, c).pcode() {
                     return Err(format!("pattern code of colour {c} at {p:?} differs"));
                 }
-                if self.cell_values.get(c, code) != self.cell(p, c).value as i32 {
+                if self.cell_values.get(c, code) != self.cell(p, c).value() as i32 {
                     return Err(format!("cell value of colour {c} at {p:?} differs"));
                 }
                 *sum += self.cell_values.get(c, code);
