@@ -1,13 +1,15 @@
 //! The board: stones, incremental line patterns, threat classes, candidates and Zobrist key.
 //!
 //! Every empty cell keeps, per colour, the [`LinePattern`] of its four lines (one nibble each)
-//! and the combined [`ThreatClass`]; per colour and class the board keeps a count and the set
-//! of cells. A move re-reads only the empty cells within the rule's reach on its four lines
-//! (at most 40), each with one table lookup; undo does the same, so both cost O(cells touched).
+//! and the combined [`ThreatClass`]; per colour, for the renju foul and the classes from the
+//! open three up, the board keeps a count and the set of cells. A move re-reads only the empty
+//! cells within the rule's reach on its four lines (at most 40), each with one table lookup;
+//! undo restores the records the move changed from a log, so both cost O(cells touched).
 
 use super::bitset::CellSet;
 use super::line::{
-    window_key, LinePattern, LineTable, CELL_BLACK, CELL_EMPTY, CELL_WALL, CELL_WHITE,
+    window_key, window_of, LinePattern, LineTable, CELL_BLACK, CELL_EMPTY, CELL_WALL, CELL_WHITE,
+    HALF,
 };
 use super::pattern::{CellValues, CombineTable, ThreatClass, NUM_CLASSES};
 use super::pos::{Pos, BORDER, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
@@ -134,6 +136,13 @@ impl CellState {
         CellState(self.0 & !(0xFF << 48) | (class as u64) << 48)
     }
 }
+
+/// The tables a move's update reads: line patterns, pattern codes and classes, cell values.
+type Tables = (
+    &'static LineTable,
+    &'static CombineTable,
+    &'static CellValues,
+);
 
 /// One cell's state before a move changed it, for one colour.
 #[derive(Clone, Copy)]
@@ -623,25 +632,28 @@ impl Board {
     /// wall or once it has passed stones of both colours: beyond that, `p` is out of sight.
     #[inline]
     fn refresh_around(&mut self, p: Pos) {
-        let reach = self.reach as isize;
+        let reach = self.reach;
         // The sums are kept in registers for the walk: added to in memory, every change
         // would wait for the store of the one before.
         let mut sums = self.value_sums;
+        let tables = (self.lines, self.combine, self.cell_values);
         for dir in 0..4 {
             let (line, at) = p.line_of(dir);
             let key = self.line_keys[dir][line];
             let step = super::pos::DIRECTIONS[dir];
             for sign in [-1isize, 1] {
+                let (cell_step, key_step) = (sign * step, sign * 2);
+                let mut q = p.0 as isize;
+                // The line key shifted so that the walk's cell is the window's centre.
+                let mut shift = 2 * at as isize - 2 * HALF as isize;
                 let mut seen = 0u8;
-                for s in 1..=reach {
-                    let offset = sign * s;
-                    let q = Pos((p.0 as isize + step * offset) as u16);
-                    let code = self.cells[q.index() & (NUM_CELLS - 1)];
+                for _ in 0..reach {
+                    q += cell_step;
+                    shift += key_step;
+                    let code = self.cells[q as usize & (NUM_CELLS - 1)];
                     if code == CELL_EMPTY as u8 {
-                        let packed = self
-                            .lines
-                            .get(window_key(key, (at as isize + offset) as usize));
-                        self.set_line(q, dir, packed, &mut sums);
+                        let packed = tables.0.get(window_of(key, shift as u32));
+                        self.set_line(Pos(q as u16), dir, packed, &mut sums, tables);
                     } else {
                         seen |= code;
                         if seen == 3 {
@@ -733,7 +745,14 @@ impl Board {
     /// Stores the (black, white) patterns of `p` in direction `dir` and updates its classes
     /// (only for a colour whose patterns changed).
     #[inline]
-    fn set_line(&mut self, p: Pos, dir: usize, packed: u8, sums: &mut [i32; 2]) {
+    fn set_line(
+        &mut self,
+        p: Pos,
+        dir: usize,
+        packed: u8,
+        sums: &mut [i32; 2],
+        (_, combine, values): Tables,
+    ) {
         let shift = 4 * dir;
         let mask = !(0xFu16 << shift);
         let i = p.index() & (NUM_CELLS - 1);
@@ -746,9 +765,9 @@ impl Board {
                     pos: p.0,
                     color: c as u8,
                 });
-                let code = self.combine.pcode(new);
-                let value = self.cell_values.get(c, code);
-                let class = self.combine.of_pcode(c, code);
+                let code = combine.pcode(new);
+                let value = values.get(c, code);
+                let class = combine.of_pcode(c, code);
                 *sum += value - old.value() as i32;
                 self.state[i][c] = CellState::new(new, code, value as i16, class);
                 self.move_class(p, c, old.class(), class);

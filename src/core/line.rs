@@ -141,7 +141,13 @@ pub const fn key_cell(key: u32, i: usize) -> u32 {
 /// 2 bits per position.
 #[inline]
 pub const fn window_key(line_key: u64, pos: usize) -> u32 {
-    let w = (line_key >> (2 * (pos - HALF))) as u32 & 0x3F_FFFF;
+    window_of(line_key, 2 * (pos - HALF) as u32)
+}
+
+/// [`window_key`] with the shift `2 · (pos − HALF)` given (a walk along a line steps it by 2).
+#[inline]
+pub const fn window_of(line_key: u64, shift: u32) -> u32 {
+    let w = (line_key >> shift) as u32 & 0x3F_FFFF;
     (w & 0x3FF) | ((w >> 12) << 10)
 }
 

@@ -157,7 +157,7 @@ pub const PCODE_SLOTS: usize = 4096;
 /// does not depend on which line is which). Everything derived from a cell's patterns — its
 /// threat class, an evaluation's value — is a table over these codes.
 struct PcodeTable {
-    code: Box<[u16]>,
+    code: Box<[u16; 1 << 16]>,
     patterns: Vec<[LinePattern; 4]>,
 }
 
@@ -188,7 +188,10 @@ impl PcodeTable {
                     q.sort_unstable();
                     index[&q]
                 })
-                .collect();
+                .collect::<Vec<u16>>()
+                .into_boxed_slice()
+                .try_into()
+                .expect("one code per packed value");
             PcodeTable { code, patterns }
         })
     }
@@ -230,7 +233,7 @@ impl CellValues {
 /// The class a stone of either colour makes under one rule, by pattern code.
 pub struct CombineTable {
     classes: [Box<[u8; PCODE_SLOTS]>; 2],
-    pcodes: &'static [u16],
+    pcodes: &'static [u16; 1 << 16],
 }
 
 impl CombineTable {
