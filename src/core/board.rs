@@ -19,8 +19,9 @@ use super::zobrist::{SIDE_KEY, STONE_KEYS};
 const CLASS_SLOTS: usize = 16;
 
 /// The classes whose cells the board keeps as sets ([`Board::threat_cells`]): the renju foul
-/// and open three and up, what move generation and threat search ask for. The weaker classes
-/// (two twos, blocked threes) change on most moves and are only counted.
+/// and open three and up, what move generation and threat search ask for, with their counts.
+/// The weaker classes (two twos, blocked threes) change on most moves and are neither counted
+/// nor kept as sets: [`Board::threat_count`] scans the empty cells for them.
 const TRACKED_CLASSES: u16 = 1 << ThreatClass::Forbid as u16
     | 1 << ThreatClass::Flex3 as u16
     | 1 << ThreatClass::Flex3Plus as u16
@@ -70,7 +71,8 @@ pub struct Board {
     stones: CellSet,
     empty_cells: CellSet,
     history: Vec<Pos>,
-    /// Old (pattern, class) of every cell a move changed, so undo restores them verbatim.
+    /// The old record (patterns, code, value, class) of every (cell, colour) a move changed,
+    /// so undo restores them verbatim.
     undo_log: Vec<UndoEntry>,
     /// Start of each move's entries in `undo_log`.
     undo_marks: Vec<u32>,
@@ -498,16 +500,23 @@ impl Board {
         if tracked(class as u8) {
             self.class_counts[color.index()][class as usize] as usize
         } else {
-            self.empty_cells
-                .iter()
-                .filter(|&p| self.cell(p, color.index()).class() == class as u8)
-                .count()
+            self.count_by_scan(color, class)
         }
     }
 
+    /// [`Board::threat_count`] of a class whose cells are not kept (out of the hot paths).
+    #[cold]
+    #[inline(never)]
+    fn count_by_scan(&self, color: Color, class: ThreatClass) -> usize {
+        self.empty_cells
+            .iter()
+            .filter(|&p| self.cell(p, color.index()).class() == class as u8)
+            .count()
+    }
+
     /// The empty cells with threat class `class` for `color`, without a board scan: the renju
-    /// foul and the classes from an open three up (the sets of weaker classes are not kept,
-    /// only their counts).
+    /// foul and the classes from an open three up (neither the sets nor the counts of the
+    /// weaker classes are kept).
     #[inline]
     pub fn threat_cells(&self, color: Color, class: ThreatClass) -> &CellSet {
         debug_assert!(tracked(class as u8), "no set kept for {class:?}");
@@ -781,7 +790,7 @@ impl Board {
         &self.state[p.index() & (NUM_CELLS - 1)][c & 1]
     }
 
-    /// Moves `p` to class `class` for colour index `c`, keeping counts and cell sets.
+    /// Moves `p` to class `class` for colour index `c`, keeping the counts and cell sets of the tracked classes.
     #[inline]
     fn set_class(&mut self, p: Pos, c: usize, class: u8) {
         let cell = &mut self.state[p.index() & (NUM_CELLS - 1)][c & 1];
@@ -790,7 +799,7 @@ impl Board {
         self.move_class(p, c, old, class);
     }
 
-    /// Moves `p` from class `old` to class `class` in the counts and cell sets of colour
+    /// Moves `p` from class `old` to class `class` in the counts and cell sets (of the tracked classes) of colour
     /// index `c` (the cell's record is the caller's business).
     #[inline]
     fn move_class(&mut self, p: Pos, c: usize, old: u8, class: u8) {

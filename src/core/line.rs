@@ -144,9 +144,11 @@ pub const fn window_key(line_key: u64, pos: usize) -> u32 {
     window_of(line_key, 2 * (pos - HALF) as u32)
 }
 
-/// [`window_key`] with the shift `2 · (pos − HALF)` given (a walk along a line steps it by 2).
+/// [`window_key`] with the shift `2 · (pos − HALF)` given (a walk along a line steps it by 2);
+/// `shift` < 64 (a cell's position along its line is at least `HALF`: the walls before it).
 #[inline]
 pub const fn window_of(line_key: u64, shift: u32) -> u32 {
+    debug_assert!(shift < 64);
     let w = (line_key >> shift) as u32 & 0x3F_FFFF;
     (w & 0x3FF) | ((w >> 12) << 10)
 }
