@@ -139,6 +139,50 @@ impl CellState {
     }
 }
 
+/// The cells along one side of a line through a cell, nearest first, at most `reach` of them:
+/// each cell's index and the shift of the line key that centres its window on it, both stepped
+/// by additions. Both walks of the board go this way: a move's update and the test of a
+/// defence ([`Board::stone_leaves_none`]).
+struct HalfLine {
+    q: isize,
+    shift: isize,
+    cell_step: isize,
+    key_step: isize,
+    left: usize,
+}
+
+impl HalfLine {
+    /// The walk from `p` (at `at` along its line in direction `dir`) towards `sign` (±1).
+    #[inline]
+    fn new(p: Pos, dir: usize, at: usize, sign: isize, reach: usize) -> HalfLine {
+        HalfLine {
+            q: p.0 as isize,
+            // The walk's cell is at `at + k·sign`; its window's shift is `2 · (that − HALF)`.
+            shift: 2 * at as isize - 2 * HALF as isize,
+            cell_step: sign * super::pos::DIRECTIONS[dir],
+            key_step: 2 * sign,
+            left: reach,
+        }
+    }
+}
+
+impl Iterator for HalfLine {
+    type Item = (usize, u32);
+
+    /// The next cell and its window's shift. (The shift is negative only on a wall before
+    /// the board, where every walk stops before reading a window.)
+    #[inline]
+    fn next(&mut self) -> Option<(usize, u32)> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        self.q += self.cell_step;
+        self.shift += self.key_step;
+        Some((self.q as usize & (NUM_CELLS - 1), self.shift as u32))
+    }
+}
+
 /// The tables a move's update reads: line patterns, pattern codes and classes, cell values.
 type Tables = (
     &'static LineTable,
@@ -649,19 +693,12 @@ impl Board {
         for dir in 0..4 {
             let (line, at) = p.line_of(dir);
             let key = self.line_keys[dir][line];
-            let step = super::pos::DIRECTIONS[dir];
             for sign in [-1isize, 1] {
-                let (cell_step, key_step) = (sign * step, sign * 2);
-                let mut q = p.0 as isize;
-                // The line key shifted so that the walk's cell is the window's centre.
-                let mut shift = 2 * at as isize - 2 * HALF as isize;
                 let mut seen = 0u8;
-                for _ in 0..reach {
-                    q += cell_step;
-                    shift += key_step;
-                    let code = self.cells[q as usize & (NUM_CELLS - 1)];
+                for (q, shift) in HalfLine::new(p, dir, at, sign, reach) {
+                    let code = self.cells[q];
                     if code == CELL_EMPTY as u8 {
-                        let packed = tables.0.get(window_of(key, shift as u32));
+                        let packed = tables.0.get(window_of(key, shift));
                         self.set_line(Pos(q as u16), dir, packed, &mut sums, tables);
                     } else {
                         seen |= code;
@@ -687,17 +724,13 @@ impl Board {
         let mut untouched: usize = classes.iter().map(|&k| self.threat_count(color, k)).sum();
         untouched -= usize::from(listed(self.cell(d, c).class()));
         let code = stone_code(color.opponent()) as u64;
-        let reach = self.reach as isize;
         for dir in 0..4 {
             let (line, at) = d.line_of(dir);
             let key = self.line_keys[dir][line] | (code << (2 * at));
-            let step = super::pos::DIRECTIONS[dir];
             let shift = 4 * dir;
             for sign in [-1isize, 1] {
                 let mut seen = 0u8;
-                for s in 1..=reach {
-                    let offset = sign * s;
-                    let q = (d.0 as isize + step * offset) as usize & (NUM_CELLS - 1);
+                for (q, key_shift) in HalfLine::new(d, dir, at, sign, self.reach) {
                     let cell = self.cells[q];
                     if cell != CELL_EMPTY as u8 {
                         seen |= cell;
@@ -706,9 +739,7 @@ impl Board {
                         }
                         continue;
                     }
-                    let packed = self
-                        .lines
-                        .get(window_key(key, (at as isize + offset) as usize));
+                    let packed = self.lines.get(window_of(key, key_shift));
                     let cell = self.state[q][c];
                     let old = cell.pattern();
                     let new = (old & !(0xFu16 << shift))
@@ -790,7 +821,8 @@ impl Board {
         &self.state[p.index() & (NUM_CELLS - 1)][c & 1]
     }
 
-    /// Moves `p` to class `class` for colour index `c`, keeping the counts and cell sets of the tracked classes.
+    /// Moves `p` to class `class` for colour index `c`, keeping the counts and cell sets of
+    /// the tracked classes.
     #[inline]
     fn set_class(&mut self, p: Pos, c: usize, class: u8) {
         let cell = &mut self.state[p.index() & (NUM_CELLS - 1)][c & 1];
@@ -799,8 +831,8 @@ impl Board {
         self.move_class(p, c, old, class);
     }
 
-    /// Moves `p` from class `old` to class `class` in the counts and cell sets (of the tracked classes) of colour
-    /// index `c` (the cell's record is the caller's business).
+    /// Moves `p` from class `old` to class `class` in the counts and cell sets of the tracked
+    /// classes of colour index `c` (the cell's record is the caller's business).
     #[inline]
     fn move_class(&mut self, p: Pos, c: usize, old: u8, class: u8) {
         if old == class {
