@@ -19,10 +19,13 @@ use super::zobrist::{SIDE_KEY, STONE_KEYS};
 const CLASS_SLOTS: usize = 16;
 
 /// The classes whose cells the board keeps as sets ([`Board::threat_cells`]): the renju foul
-/// and open three and up, what move generation and threat search ask for, with their counts.
-/// The weaker classes (two twos, blocked threes) change on most moves and are neither counted
-/// nor kept as sets: [`Board::threat_count`] scans the empty cells for them.
+/// and two open twos and up, what move generation, threat search and the evaluation's cross
+/// term ask for, with their counts. The weaker classes (an open two, a blocked three) change
+/// on most moves and are neither counted nor kept as sets: [`Board::threat_count`] scans the
+/// empty cells for them.
 const TRACKED_CLASSES: u16 = 1 << ThreatClass::Forbid as u16
+    | 1 << ThreatClass::Flex2x2 as u16
+    | 1 << ThreatClass::Block3Plus as u16
     | 1 << ThreatClass::Flex3 as u16
     | 1 << ThreatClass::Flex3Plus as u16
     | 1 << ThreatClass::Flex3x2 as u16

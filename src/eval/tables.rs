@@ -1,7 +1,8 @@
 //! The evaluation's tables per rule: a value per colour and pattern code, and a value per
 //! threat mask. These are the hand-set weights: a cell is worth the sum of what its four lines
 //! would become plus a bonus for the combination (a four-three, two open threes), and the
-//! threat mask adds what the threats mean with the side to move moving first.
+//! threat mask adds what the threats mean with the side to move moving first. A fitted
+//! version-2 file adds the cross term ([`CrossTables`]), which the hand-set weights leave out.
 
 use super::THREAT_BITS;
 #[cfg(test)]
@@ -16,6 +17,39 @@ pub struct EvalTables {
     pub cells: CellValues,
     /// Value of each threat mask for the side to move.
     pub threats: Vec<i32>,
+    /// The cross term of a version-2 weight file ([`CrossTables`]); `None` for version 1.
+    pub cross: Option<Box<CrossTables>>,
+}
+
+/// How many groups the cross term sorts the threat classes into ([`CLASS_GROUP`]).
+pub const GROUPS: usize = 4;
+
+/// The group of each [`ThreatClass`] in the cross term: 0 below two open twos (and renju's
+/// foul), 1 two twos or a blocked three with more, 2 the open threes, 3 the fours and five
+/// (the classes from [`ThreatClass::Flex2x2`] up, in order, are the groups above 0).
+pub const CLASS_GROUP: [u8; crate::core::pattern::NUM_CLASSES] =
+    [0, 0, 0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3];
+
+/// The cross term of a version-2 weight file: what a cell is worth to one colour also depends
+/// on what the other colour would make there (a point both sides want is worth more to the
+/// side that moves first), read on the cells where either colour has a group above 0.
+pub struct CrossTables {
+    /// `cells[colour][pcode][g]`: added to the colour's value of a cell whose other-colour
+    /// class is in group `g` (`g = 0` is always 0).
+    pub cells: [Vec<[i16; GROUPS]>; 2],
+    /// `joint[side to move][own group][other group]`: the cell's value for the side to move
+    /// from both groups together (`[0][0]` is always 0).
+    pub joint: [[[i32; GROUPS]; GROUPS]; 2],
+}
+
+impl CrossTables {
+    /// All zero.
+    pub fn zero() -> CrossTables {
+        CrossTables {
+            cells: [vec![[0; GROUPS]; NUM_PCODES], vec![[0; GROUPS]; NUM_PCODES]],
+            joint: [[[0; GROUPS]; GROUPS]; 2],
+        }
+    }
 }
 
 /// Value of one line pattern a stone would make, indexed by [`LinePattern`]: what the line
@@ -156,11 +190,12 @@ impl EvalTables {
     pub fn from_text(text: &str) -> Result<(Rule, EvalTables), String> {
         let mut lines = text.lines().filter(|l| !l.trim().is_empty());
         let header: Vec<&str> = lines.next().unwrap_or("").split_whitespace().collect();
-        let rule = match header[..] {
-            ["tianyuan-eval", "1", rule] => {
-                Rule::parse(rule).ok_or_else(|| format!("unknown rule {rule}"))?
-            }
-            _ => return Err("not a tianyuan-eval 1 weight file".into()),
+        let (version, rule) = match header[..] {
+            ["tianyuan-eval", version @ ("1" | "2"), rule] => (
+                version,
+                Rule::parse(rule).ok_or_else(|| format!("unknown rule {rule}"))?,
+            ),
+            _ => return Err("not a tianyuan-eval 1 or 2 weight file".into()),
         };
         let numbers = |line: Option<&str>, name: &str, count: usize| -> Result<Vec<i32>, String> {
             let line = line.ok_or_else(|| format!("missing line {name}"))?;
@@ -185,11 +220,32 @@ impl EvalTables {
                     i16::try_from(v).map_err(|_| format!("{name}: {v} out of range"))?;
             }
         }
+        let cross = if version == "2" {
+            let mut cross = CrossTables::zero();
+            for (color, name) in [(Color::Black, "cross black"), (Color::White, "cross white")] {
+                let values = numbers(lines.next(), name, NUM_PCODES * (GROUPS - 1))?;
+                for (i, v) in values.into_iter().enumerate() {
+                    cross.cells[color.index()][i / (GROUPS - 1)][1 + i % (GROUPS - 1)] =
+                        i16::try_from(v).map_err(|_| format!("{name}: {v} out of range"))?;
+                }
+            }
+            for (color, name) in [(Color::Black, "joint black"), (Color::White, "joint white")] {
+                let values = numbers(lines.next(), name, GROUPS * GROUPS - 1)?;
+                for (i, v) in values.into_iter().enumerate() {
+                    let k = i + 1;
+                    cross.joint[color.index()][k / GROUPS][k % GROUPS] = v;
+                }
+            }
+            Some(Box::new(cross))
+        } else {
+            None
+        };
         Ok((
             rule,
             EvalTables {
                 cells,
                 threats: threat_table(&threat_bits),
+                cross,
             },
         ))
     }
@@ -218,6 +274,7 @@ impl EvalTables {
         EvalTables {
             cells,
             threats: threat_table(&THREAT),
+            cross: None,
         }
     }
 }

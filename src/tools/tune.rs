@@ -14,9 +14,17 @@
 //! prints its training and validation loss. Renju fits black's and white's cell values apart;
 //! the other rules one table for both colours.
 //!
-//! The weight file: a line `tianyuan-eval 1 <rule>`, a line `threats` with the
-//! [`THREAT_BITS`] values, then `cells black` and `cells white` lines with [`NUM_PCODES`] values
-//! each ([`crate::eval::EvalTables::from_text`] reads it).
+//! With `--cross` the fit adds the evaluation's cross term ([`crate::eval::CrossTables`]): for
+//! each cell where either colour's class is in a group above 0, the side to move's feature of
+//! its own pattern code by the other's group, the opponent's (negated) the same way, and the
+//! joint feature of both groups, counted on this position only.
+//!
+//! The weight file: a line `tianyuan-eval 1 <rule>` (`2` with the cross term), a line
+//! `threats` with the [`THREAT_BITS`] values, then `cells black` and `cells white` lines with
+//! [`NUM_PCODES`] values each; version 2 adds `cross black` and `cross white` lines with
+//! `NUM_PCODES × 3` values (code by code, groups 1 to 3) and `joint black` and `joint white`
+//! lines with 15 values (own group × 4 + other group, from 1) ([`crate::eval::EvalTables::from_text`]
+//! reads it).
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -26,6 +34,7 @@ use rand::SeedableRng;
 
 use crate::core::pattern::{pcode, NUM_PCODES};
 use crate::core::{Board, Color, Rule};
+use crate::eval::tables::{CLASS_GROUP, GROUPS};
 use crate::eval::{threat_mask, EvalTables, THREAT_BITS};
 use crate::tools::datagen::{canonical_key, Record};
 
@@ -39,21 +48,82 @@ pub struct Sample {
     target: f32,
 }
 
-/// Where each weight sits in the parameter vector.
+/// Where each weight sits in the parameter vector: the threat bits, the cell tables, then (with
+/// the cross term) the cross tables and the joint tables.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
     /// Renju: a table per colour; otherwise one shared.
     per_colour: bool,
+    /// Fit the cross term too (a version-2 weight file).
+    cross: bool,
 }
 
+/// Cross-term weights per pattern code: one per group above 0.
+const CROSS_PER_CODE: usize = GROUPS - 1;
+/// Joint weights per table: every pair of groups but (0, 0).
+const JOINT_PER_TABLE: usize = GROUPS * GROUPS - 1;
+
 impl Layout {
+    fn tables(&self) -> usize {
+        if self.per_colour {
+            2
+        } else {
+            1
+        }
+    }
+
+    fn table(&self, colour: Color) -> usize {
+        if self.per_colour {
+            colour as usize
+        } else {
+            0
+        }
+    }
+
     fn cell(&self, colour: Color, code: u16) -> u32 {
-        let table = if self.per_colour { colour as u32 } else { 0 };
-        THREAT_BITS as u32 + table * NUM_PCODES as u32 + code as u32
+        (THREAT_BITS + self.table(colour) * NUM_PCODES + code as usize) as u32
+    }
+
+    /// The cross weight of `code` for `colour` when the other colour's group is `group` ≥ 1.
+    fn cross_cell(&self, colour: Color, code: u16, group: usize) -> u32 {
+        let base = THREAT_BITS + self.tables() * NUM_PCODES;
+        (base + (self.table(colour) * NUM_PCODES + code as usize) * CROSS_PER_CODE + group - 1)
+            as u32
+    }
+
+    /// The joint weight of the side to move `colour` for its group `own` and the other's.
+    fn joint(&self, colour: Color, own: usize, other: usize) -> u32 {
+        let base = THREAT_BITS + self.tables() * NUM_PCODES * (1 + CROSS_PER_CODE);
+        (base + self.table(colour) * JOINT_PER_TABLE + own * GROUPS + other - 1) as u32
     }
 
     fn len(&self) -> usize {
-        THREAT_BITS + NUM_PCODES * if self.per_colour { 2 } else { 1 }
+        let cells = THREAT_BITS + NUM_PCODES * self.tables();
+        if self.cross {
+            cells + self.tables() * (NUM_PCODES * CROSS_PER_CODE + JOINT_PER_TABLE)
+        } else {
+            cells
+        }
+    }
+}
+
+/// Adds the cross-term features of `board` (side to move `me`), as
+/// [`crate::eval`]'s cross term reads them.
+fn add_cross(board: &Board, me: Color, layout: Layout, out: &mut Vec<(u32, f32)>) {
+    let opp = me.opponent();
+    for p in board.empty_cells().iter() {
+        let own = CLASS_GROUP[board.threat(p, me) as usize] as usize;
+        let other = CLASS_GROUP[board.threat(p, opp) as usize] as usize;
+        if own + other == 0 {
+            continue;
+        }
+        if other > 0 {
+            out.push((layout.cross_cell(me, board.pcode(p, me), other), 1.0));
+        }
+        if own > 0 {
+            out.push((layout.cross_cell(opp, board.pcode(p, opp), own), -1.0));
+        }
+        out.push((layout.joint(me, own, other), 1.0));
     }
 }
 
@@ -78,6 +148,9 @@ fn sample(record: &Record, layout: Layout, score_weight: f64) -> Result<Sample, 
         add_cells(&before, me, 0.5, layout, &mut raw);
     } else {
         add_cells(&board, me, 0.5, layout, &mut raw);
+    }
+    if layout.cross {
+        add_cross(&board, me, layout, &mut raw);
     }
     let mask = threat_mask(&board);
     for bit in 0..THREAT_BITS {
@@ -149,6 +222,8 @@ pub struct TuneConfig {
     pub augment: bool,
     /// Seed of the split and the batch order.
     pub seed: u64,
+    /// Fit the cross term too and write a version-2 weight file.
+    pub cross: bool,
 }
 
 /// The fitted tables and the loss of each epoch (training, validation).
@@ -169,6 +244,7 @@ pub fn fit(
 ) -> Result<TuneOutcome, String> {
     let layout = Layout {
         per_colour: config.rule == Rule::Renju,
+        cross: config.cross,
     };
     // Deduplicate across files and shards; split by position so that a record and its
     // symmetric images stay on the same side.
@@ -213,6 +289,24 @@ pub fn fit(
                 start.cells.get(colour as usize, code) as f64;
         }
     }
+    if let (true, Some(cross)) = (layout.cross, &start.cross) {
+        for colour in Color::BOTH {
+            for code in 0..NUM_PCODES as u16 {
+                for group in 1..GROUPS {
+                    weights[layout.cross_cell(colour, code, group) as usize] =
+                        cross.cells[colour.index()][code as usize][group] as f64;
+                }
+            }
+            for own in 0..GROUPS {
+                for other in 0..GROUPS {
+                    if own + other > 0 {
+                        weights[layout.joint(colour, own, other) as usize] =
+                            cross.joint[colour.index()][own][other] as f64;
+                    }
+                }
+            }
+        }
+    }
     let anchor = weights.clone();
     let mut losses = vec![(loss(&weights, &train), loss(&weights, &valid))];
     on_epoch(0, losses[0].0, losses[0].1);
@@ -253,7 +347,8 @@ pub fn fit(
         losses.push(l);
     }
 
-    let mut text = format!("tianyuan-eval 1 {}\nthreats", config.rule);
+    let version = if layout.cross { 2 } else { 1 };
+    let mut text = format!("tianyuan-eval {version} {}\nthreats", config.rule);
     for w in &weights[..THREAT_BITS] {
         let _ = write!(text, " {}", w.round() as i64);
     }
@@ -266,6 +361,25 @@ pub fn fit(
                 " {}",
                 w.round().clamp(i16::MIN as f64, i16::MAX as f64) as i64
             );
+        }
+    }
+    if layout.cross {
+        for (colour, name) in [(Color::Black, "black"), (Color::White, "white")] {
+            let _ = write!(text, "\ncross {name}");
+            for code in 0..NUM_PCODES as u16 {
+                for group in 1..GROUPS {
+                    let w = weights[layout.cross_cell(colour, code, group) as usize];
+                    let w = w.round().clamp(i16::MIN as f64, i16::MAX as f64) as i64;
+                    let _ = write!(text, " {w}");
+                }
+            }
+        }
+        for (colour, name) in [(Color::Black, "black"), (Color::White, "white")] {
+            let _ = write!(text, "\njoint {name}");
+            for k in 1..GROUPS * GROUPS {
+                let w = weights[layout.joint(colour, k / GROUPS, k % GROUPS) as usize];
+                let _ = write!(text, " {}", w.round() as i64);
+            }
         }
     }
     text.push('\n');
@@ -309,6 +423,9 @@ pub struct TuneArgs {
     /// Seed of the split and the batch order.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also fit the evaluation's cross term (writes a version-2 weight file).
+    #[arg(long)]
+    pub cross: bool,
     /// The weight file to write.
     #[arg(long)]
     pub out: std::path::PathBuf,
@@ -343,6 +460,7 @@ pub fn run_command(args: &TuneArgs) -> anyhow::Result<()> {
         score_weight: args.score_weight.clamp(0.0, 1.0),
         augment: args.augment,
         seed: args.seed,
+        cross: args.cross,
     };
     let outcome = fit(&records, &config, &mut |epoch, train, valid| {
         println!(
@@ -403,7 +521,25 @@ mod tests {
             score_weight: 0.0,
             augment: false,
             seed: 3,
+            cross: false,
         }
+    }
+
+    /// A fit with the cross term writes a version-2 file that reads back with a cross term.
+    #[test]
+    fn a_cross_fit_writes_a_version_2_file() {
+        let mut c = config(2);
+        c.cross = true;
+        let out = fit(&records(3), &c, &mut |_, _, _| {}).unwrap();
+        assert!(out.weights_text.starts_with("tianyuan-eval 2 freestyle"));
+        let (_, tables) = EvalTables::from_text(&out.weights_text).unwrap();
+        let cross = tables.cross.expect("a cross term");
+        assert!(cross.cells[0]
+            .iter()
+            .any(|g| g[1..].iter().any(|&w| w != 0)));
+        assert_eq!(cross.cells[0], cross.cells[1], "one table for both colours");
+        let (last, first) = (out.losses[2].0, out.losses[0].0);
+        assert!(last < first, "training loss {first} -> {last}");
     }
 
     #[test]
@@ -420,7 +556,10 @@ mod tests {
     fn the_fit_lowers_the_training_loss_and_the_features_match_the_evaluation() {
         let recs = records(12);
         // The features give the evaluation's own value (before its integer rounding).
-        let layout = Layout { per_colour: false };
+        let layout = Layout {
+            per_colour: false,
+            cross: false,
+        };
         let hand = EvalTables::built_in(Rule::Freestyle);
         let mut weights = vec![0.0; layout.len()];
         for (bit, w) in weights.iter_mut().take(THREAT_BITS).enumerate() {
@@ -429,6 +568,12 @@ mod tests {
         for code in 0..NUM_PCODES as u16 {
             weights[layout.cell(Color::Black, code) as usize] = hand.cells.get(0, code) as f64;
         }
+        // The built-in tables without their cross term (the layout has none).
+        let plain = EvalTables {
+            cells: hand.cells.clone(),
+            threats: hand.threats.clone(),
+            cross: None,
+        };
         for r in recs.iter().take(50) {
             let s = sample(r, layout, 0.0).unwrap();
             let v: f64 = s
@@ -438,9 +583,58 @@ mod tests {
                 .sum();
             let mut board = r.board().unwrap();
             crate::eval::prepare(&mut board);
-            let e = crate::eval::evaluate(&board) as f64;
+            let e = crate::eval::evaluate_with(&board, &plain) as f64;
             assert!((v - e).abs() <= 1.0, "{r}: features {v}, evaluation {e}");
         }
+        // With the cross term: random cross weights, read back as the evaluation's tables.
+        let layout = Layout {
+            per_colour: false,
+            cross: true,
+        };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut cross = crate::eval::CrossTables::zero();
+        let mut wide = weights.clone();
+        wide.resize(layout.len(), 0.0);
+        for code in 0..NUM_PCODES as u16 {
+            for group in 1..GROUPS {
+                let w: i16 = rand::Rng::gen_range(&mut rng, -40..40);
+                wide[layout.cross_cell(Color::Black, code, group) as usize] = w as f64;
+                for table in cross.cells.iter_mut() {
+                    table[code as usize][group] = w;
+                }
+            }
+        }
+        for k in 1..GROUPS * GROUPS {
+            let w: i32 = rand::Rng::gen_range(&mut rng, -40..40);
+            wide[layout.joint(Color::Black, k / GROUPS, k % GROUPS) as usize] = w as f64;
+            for side in cross.joint.iter_mut() {
+                side[k / GROUPS][k % GROUPS] = w;
+            }
+        }
+        let tables = EvalTables {
+            cells: hand.cells.clone(),
+            threats: hand.threats.clone(),
+            cross: Some(Box::new(cross)),
+        };
+        let mut crossed = 0;
+        for r in recs.iter().take(50) {
+            let s = sample(r, layout, 0.0).unwrap();
+            let v: f64 = s
+                .features
+                .iter()
+                .map(|&(i, k)| wide[i as usize] * k as f64)
+                .sum();
+            let mut board = r.board().unwrap();
+            crate::eval::prepare(&mut board);
+            let e = crate::eval::evaluate_with(&board, &tables) as f64;
+            assert!((v - e).abs() <= 1.0, "{r}: features {v}, evaluation {e}");
+            let without = crate::eval::evaluate_with(&board, &plain) as f64;
+            crossed += usize::from((e - without).abs() > 1.0);
+        }
+        assert!(
+            crossed > 10,
+            "the cross term is rarely felt: {crossed} of 50"
+        );
         let out = fit(&recs, &config(8), &mut |_, _, _| {}).unwrap();
         let (first, last) = (out.losses[0].0, out.losses.last().unwrap().0);
         assert!(last < first - 0.01, "training loss {first} -> {last}");
