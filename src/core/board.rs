@@ -1,8 +1,8 @@
 //! The board: stones, incremental line patterns, threat classes, candidates and Zobrist key.
 //!
 //! Every empty cell keeps, per colour, the [`LinePattern`] of its four lines (one nibble each)
-//! and the combined [`ThreatClass`]; per colour, for the renju foul and the classes from the
-//! open three up, the board keeps a count and the set of cells. A move re-reads only the empty
+//! and the combined [`ThreatClass`]; per colour, for the renju foul and the classes from two
+//! open twos up, the board keeps a count and the set of cells. A move re-reads only the empty
 //! cells within the rule's reach on its four lines (at most 40), each with one table lookup;
 //! undo restores the records the move changed from a log, so both cost O(cells touched).
 
@@ -562,7 +562,7 @@ impl Board {
     }
 
     /// The empty cells with threat class `class` for `color`, without a board scan: the renju
-    /// foul and the classes from an open three up (neither the sets nor the counts of the
+    /// foul and the classes from two open twos up (neither the sets nor the counts of the
     /// weaker classes are kept).
     #[inline]
     pub fn threat_cells(&self, color: Color, class: ThreatClass) -> &CellSet {
