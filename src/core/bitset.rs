@@ -20,6 +20,12 @@ impl CellSet {
         self.words[(p.index() / 64) % WORDS] |= 1 << (p.index() % 64);
     }
 
+    /// Flips whether the set holds `p` when `flip` is true, without a branch.
+    #[inline]
+    pub fn toggle_if(&mut self, p: Pos, flip: bool) {
+        self.words[(p.index() / 64) % WORDS] ^= (flip as u64) << (p.index() % 64);
+    }
+
     /// Removes a cell.
     #[inline]
     pub fn remove(&mut self, p: Pos) {

@@ -1,8 +1,9 @@
 //! The board: stones, incremental line patterns, threat classes, candidates and Zobrist key.
 //!
 //! Every empty cell keeps, per colour, the [`LinePattern`] of its four lines (one nibble each)
-//! and the combined [`ThreatClass`]; per colour, for the renju foul and the classes from two
-//! open twos up, the board keeps a count and the set of cells. A move re-reads only the empty
+//! and the combined [`ThreatClass`]; per colour, for the renju foul and the classes from the
+//! open three up, the board keeps a count and the set of cells, and the cells from two open
+//! twos up in one more set. A move re-reads only the empty
 //! cells within the rule's reach on its four lines (at most 40), each with one table lookup;
 //! undo restores the records the move changed from a log, so both cost O(cells touched).
 
@@ -19,13 +20,11 @@ use super::zobrist::{SIDE_KEY, STONE_KEYS};
 const CLASS_SLOTS: usize = 16;
 
 /// The classes whose cells the board keeps as sets ([`Board::threat_cells`]): the renju foul
-/// and two open twos and up, what move generation, threat search and the evaluation's cross
-/// term ask for, with their counts. The weaker classes (an open two, a blocked three) change
-/// on most moves and are neither counted nor kept as sets: [`Board::threat_count`] scans the
-/// empty cells for them.
+/// and an open three and up, what move generation and threat search ask for, with their
+/// counts. The weaker classes change on most moves and are neither counted nor kept one by
+/// one: [`Board::threat_count`] scans the empty cells for them, and the cells from two open
+/// twos up are kept together in one set per colour ([`Board::cells_from_flex2x2`]).
 const TRACKED_CLASSES: u16 = 1 << ThreatClass::Forbid as u16
-    | 1 << ThreatClass::Flex2x2 as u16
-    | 1 << ThreatClass::Block3Plus as u16
     | 1 << ThreatClass::Flex3 as u16
     | 1 << ThreatClass::Flex3Plus as u16
     | 1 << ThreatClass::Flex3x2 as u16
@@ -70,6 +69,10 @@ pub struct Board {
     /// demand: they change on most moves and nothing fast asks for them).
     class_counts: [[u16; CLASS_SLOTS]; 2],
     class_cells: [[CellSet; CLASS_SLOTS]; 2],
+    /// Per colour: the empty cells whose class is two open twos or stronger, all classes in
+    /// one set (what the evaluation's cross term reads; one toggle when a cell crosses the
+    /// line, nothing when it moves between two classes above it).
+    cells_from_flex2x2: [CellSet; 2],
     /// The occupied cells (the candidates are read off them when asked for).
     stones: CellSet,
     empty_cells: CellSet,
@@ -264,6 +267,7 @@ impl Board {
             value_sums: [0; 2],
             class_counts: [[0; CLASS_SLOTS]; 2],
             class_cells: [[CellSet::EMPTY; CLASS_SLOTS]; 2],
+            cells_from_flex2x2: [CellSet::EMPTY; 2],
             stones: CellSet::EMPTY,
             empty_cells: CellSet::EMPTY,
             history: Vec::with_capacity(width * height),
@@ -562,12 +566,20 @@ impl Board {
     }
 
     /// The empty cells with threat class `class` for `color`, without a board scan: the renju
-    /// foul and the classes from two open twos up (neither the sets nor the counts of the
+    /// foul and the classes from an open three up (neither the sets nor the counts of the
     /// weaker classes are kept).
     #[inline]
     pub fn threat_cells(&self, color: Color, class: ThreatClass) -> &CellSet {
         debug_assert!(tracked(class as u8), "no set kept for {class:?}");
         &self.class_cells[color.index()][class as usize]
+    }
+
+    /// The empty cells whose threat class for `color` is two open twos
+    /// ([`ThreatClass::Flex2x2`]) or stronger, every such class in one set (the renju foul is
+    /// below it).
+    #[inline]
+    pub fn cells_from_flex2x2(&self, color: Color) -> &CellSet {
+        &self.cells_from_flex2x2[color.index()]
     }
 
     /// Whether `color` can win with its next stone (it has a five point).
@@ -842,6 +854,10 @@ impl Board {
             return;
         }
         let c = c & 1;
+        // Branch-free: whether a change crosses the line is too random for the branch
+        // predictor (a branch here costs a tenth of make+unmake).
+        let crosses = (old >= ThreatClass::Flex2x2 as u8) != (class >= ThreatClass::Flex2x2 as u8);
+        self.cells_from_flex2x2[c].toggle_if(p, crosses);
         if tracked(old) {
             self.class_counts[c][old as usize & 15] -= 1;
             self.class_cells[c][old as usize & 15].remove(p);
@@ -864,6 +880,7 @@ impl Board {
     pub fn check_consistency(&self) -> Result<(), String> {
         let mut hash = 0u64;
         let mut counts = [[0u16; CLASS_SLOTS]; 2];
+        let mut from_flex2x2 = [CellSet::EMPTY; 2];
         let mut near_cells = CellSet::EMPTY;
         for y in 0..self.height {
             for x in 0..self.width {
@@ -924,6 +941,9 @@ impl Board {
                     if class as u8 != self.cell(p, c).class() {
                         return Err(format!("{color:?} class at {p:?} differs"));
                     }
+                    if class >= ThreatClass::Flex2x2 {
+                        from_flex2x2[c].insert(p);
+                    }
                     if tracked(class as u8) {
                         counts[c][class as usize] += 1;
                         if !self.class_cells[c][class as usize].contains(p) {
@@ -935,6 +955,9 @@ impl Board {
         }
         if counts != self.class_counts {
             return Err("class counts differ".into());
+        }
+        if from_flex2x2 != self.cells_from_flex2x2 {
+            return Err("the sets of cells from two open twos up differ".into());
         }
         let mut sums = [0i32; 2];
         for p in self.empty_cells.iter() {
@@ -1106,6 +1129,7 @@ mod tests {
                 assert_eq!(board.hash(), fresh.hash());
                 assert!(board.state == fresh.state);
                 assert_eq!(board.class_counts, fresh.class_counts);
+                assert!(board.cells_from_flex2x2 == fresh.cells_from_flex2x2);
                 assert_eq!(board.stones, fresh.stones);
             }
         }

@@ -32,7 +32,7 @@ pub mod tables;
 
 pub use tables::{CrossTables, EvalTables};
 
-use crate::core::{Board, CellSet, Color, ThreatClass};
+use crate::core::{Board, Color, ThreatClass};
 use tables::CLASS_GROUP;
 
 /// The largest static value; search mate scores lie above it.
@@ -145,17 +145,15 @@ pub fn evaluate_with(board: &Board, tables: &EvalTables) -> i32 {
 
 /// The cross term of a version-2 weight file for the side to move, on this position only:
 /// over the cells where either colour's class is in a group above 0 (the board keeps those
-/// cells as sets, so the term costs nothing in make and unmake).
+/// cells in one set per colour, [`Board::cells_from_flex2x2`], for a toggle per crossing in
+/// make and unmake).
 #[inline]
 fn cross_term(board: &Board, cross: &CrossTables) -> i32 {
     let me = board.side_to_move();
     let opp = me.opponent();
-    let mut cells = CellSet::EMPTY;
-    for c in Color::BOTH {
-        for &class in &ThreatClass::ALL[ThreatClass::Flex2x2 as usize..] {
-            cells = cells.or(board.threat_cells(c, class));
-        }
-    }
+    let cells = board
+        .cells_from_flex2x2(me)
+        .or(board.cells_from_flex2x2(opp));
     let (mine, theirs) = (&cross.cells[me.index()], &cross.cells[opp.index()]);
     let joint = &cross.joint[me.index()];
     let mut value = 0;
