@@ -19,7 +19,7 @@
 //!    group of what the *other* colour would make there, and a joint value of both groups for
 //!    the side to move. A point both sides want is worth more to the side that moves first,
 //!    which a sum of one-colour values cannot say. It is read at evaluation time over the
-//!    board's kept cell sets of those classes, on this position only (not averaged), so that
+//!    board's kept set of those cells per colour, on this position only (not averaged), so that
 //!    make and unmake need not re-read one colour's value when the other's class changes.
 //!
 //! **Scale.** The value is in units where `v` means a win probability of about
