@@ -574,13 +574,16 @@ mod tests {
             threats: hand.threats.clone(),
             cross: None,
         };
-        for r in recs.iter().take(50) {
+        // A record's features times the weights: the fit's value of the record.
+        let fitted = |r: &Record, layout: Layout, w: &[f64]| -> f64 {
             let s = sample(r, layout, 0.0).unwrap();
-            let v: f64 = s
-                .features
+            s.features
                 .iter()
-                .map(|&(i, k)| weights[i as usize] * k as f64)
-                .sum();
+                .map(|&(i, k)| w[i as usize] * k as f64)
+                .sum()
+        };
+        for r in recs.iter().take(50) {
+            let v = fitted(r, layout, &weights);
             let mut board = r.board().unwrap();
             crate::eval::prepare(&mut board);
             let e = crate::eval::evaluate_with(&board, &plain) as f64;
@@ -618,12 +621,7 @@ mod tests {
         };
         let mut crossed = 0;
         for r in recs.iter().take(50) {
-            let s = sample(r, layout, 0.0).unwrap();
-            let v: f64 = s
-                .features
-                .iter()
-                .map(|&(i, k)| wide[i as usize] * k as f64)
-                .sum();
+            let v = fitted(r, layout, &wide);
             let mut board = r.board().unwrap();
             crate::eval::prepare(&mut board);
             let e = crate::eval::evaluate_with(&board, &tables) as f64;
