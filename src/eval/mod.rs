@@ -4,9 +4,10 @@
 //! cells with threats:
 //!
 //! 1. **Cells.** Every empty cell has, per colour, a pattern code (the four line patterns a
-//!    stone there would make) and each code a value ([`EvalTables::cells`], per rule, renju
-//!    black and white apart). The board keeps the sum of these values over its empty cells as
-//!    moves are made and undone ([`Board::value_sum`]); the term is
+//!    stone there would make) and each code a value ([`EvalTables::cells`], per rule; black's
+//!    and white's tables fitted apart in freestyle and renju). The board keeps the sum of
+//!    these values over its empty cells as moves are made and undone ([`Board::value_sum`]);
+//!    the term is
 //!    `sum(side to move) − sum(opponent)`, averaged over this position and the one before the
 //!    last stone (so that one stone's change counts half, which damps the swing of the value
 //!    between odd and even plies).

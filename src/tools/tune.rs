@@ -12,7 +12,8 @@
 //! mini-batches, L2 regularisation towards the starting weights (the built-in ones, so that
 //! codes the data never shows keep their value), a held-out validation split; each epoch
 //! prints its training and validation loss. Renju fits black's and white's cell values apart;
-//! the other rules one table for both colours.
+//! the other rules one table for both colours, unless `--colours-apart` asks for two or the
+//! built-in tables the fit starts from are already apart (today's freestyle ones).
 //!
 //! With `--cross` the fit adds the evaluation's cross term ([`crate::eval::CrossTables`]): for
 //! each cell where either colour's class is in a group above 0, the side to move's feature of
@@ -224,6 +225,25 @@ pub struct TuneConfig {
     pub seed: u64,
     /// Fit the cross term too and write a version-2 weight file.
     pub cross: bool,
+    /// Fit black's and white's tables apart under every rule (renju always does, and so
+    /// does a fit whose built-in tables are already apart).
+    pub colours_apart: bool,
+}
+
+/// A parameter vector for `layout` holding the threat values and cell tables of `tables`
+/// (zero elsewhere; with one shared table, white's values are the ones kept).
+fn threat_and_cell_weights(layout: Layout, tables: &EvalTables) -> Vec<f64> {
+    let mut weights = vec![0.0f64; layout.len()];
+    for (bit, w) in weights.iter_mut().take(THREAT_BITS).enumerate() {
+        *w = tables.threats[1 << bit] as f64;
+    }
+    for colour in Color::BOTH {
+        for code in 0..NUM_PCODES as u16 {
+            weights[layout.cell(colour, code) as usize] =
+                tables.cells.get(colour as usize, code) as f64;
+        }
+    }
+    weights
 }
 
 /// The fitted tables and the loss of each epoch (training, validation).
@@ -242,8 +262,17 @@ pub fn fit(
     config: &TuneConfig,
     on_epoch: &mut dyn FnMut(usize, f64, f64),
 ) -> Result<TuneOutcome, String> {
+    // Start from the built-in weights (hand-set, or fitted before). Tables that start apart
+    // stay apart: one shared table would keep only one colour's values.
+    let start = EvalTables::built_in(config.rule);
+    let start_apart = (0..NUM_PCODES as u16)
+        .any(|code| start.cells.get(0, code) != start.cells.get(1, code))
+        || start
+            .cross
+            .as_ref()
+            .is_some_and(|c| c.cells[0] != c.cells[1] || c.joint[0] != c.joint[1]);
     let layout = Layout {
-        per_colour: config.rule == Rule::Renju,
+        per_colour: config.rule == Rule::Renju || config.colours_apart || start_apart,
         cross: config.cross,
     };
     // Deduplicate across files and shards; split by position so that a record and its
@@ -277,18 +306,7 @@ pub fn fit(
     let valid = to_samples(&unique[..n_valid], false)?;
     let mut train = to_samples(&unique[n_valid..], config.augment)?;
 
-    // Start from the built-in weights (hand-set, or fitted before).
-    let start = EvalTables::built_in(config.rule);
-    let mut weights = vec![0.0f64; layout.len()];
-    for (bit, w) in weights.iter_mut().take(THREAT_BITS).enumerate() {
-        *w = start.threats[1 << bit] as f64;
-    }
-    for colour in Color::BOTH {
-        for code in 0..NUM_PCODES as u16 {
-            weights[layout.cell(colour, code) as usize] =
-                start.cells.get(colour as usize, code) as f64;
-        }
-    }
+    let mut weights = threat_and_cell_weights(layout, &start);
     if let (true, Some(cross)) = (layout.cross, &start.cross) {
         for colour in Color::BOTH {
             for code in 0..NUM_PCODES as u16 {
@@ -426,6 +444,11 @@ pub struct TuneArgs {
     /// Also fit the evaluation's cross term (writes a version-2 weight file).
     #[arg(long)]
     pub cross: bool,
+    /// Fit black's and white's tables apart under every rule (renju always does, and so does
+    /// a fit that starts from built-in tables already apart; the first player's and the
+    /// second's shapes may be worth different amounts in freestyle too).
+    #[arg(long)]
+    pub colours_apart: bool,
     /// The weight file to write.
     #[arg(long)]
     pub out: std::path::PathBuf,
@@ -461,6 +484,7 @@ pub fn run_command(args: &TuneArgs) -> anyhow::Result<()> {
         augment: args.augment,
         seed: args.seed,
         cross: args.cross,
+        colours_apart: args.colours_apart,
     };
     let outcome = fit(&records, &config, &mut |epoch, train, valid| {
         println!(
@@ -510,6 +534,15 @@ mod tests {
             .collect()
     }
 
+    /// The records read as games of `rule` (freestyle's games are standard games too, but
+    /// for overlines, which the tests do not need).
+    fn as_rule(records: &[Record], rule: Rule) -> Vec<Record> {
+        records
+            .iter()
+            .map(|r| Record { rule, ..r.clone() })
+            .collect()
+    }
+
     fn config(epochs: usize) -> TuneConfig {
         TuneConfig {
             rule: Rule::Freestyle,
@@ -522,16 +555,19 @@ mod tests {
             augment: false,
             seed: 3,
             cross: false,
+            colours_apart: false,
         }
     }
 
     /// A fit with the cross term writes a version-2 file that reads back with a cross term.
     #[test]
     fn a_cross_fit_writes_a_version_2_file() {
+        // Standard's built-in tables are one for both colours; a fit keeps them so.
         let mut c = config(2);
         c.cross = true;
-        let out = fit(&records(3), &c, &mut |_, _, _| {}).unwrap();
-        assert!(out.weights_text.starts_with("tianyuan-eval 2 freestyle"));
+        c.rule = Rule::Standard;
+        let out = fit(&as_rule(&records(3), Rule::Standard), &c, &mut |_, _, _| {}).unwrap();
+        assert!(out.weights_text.starts_with("tianyuan-eval 2 standard"));
         let (_, tables) = EvalTables::from_text(&out.weights_text).unwrap();
         let cross = tables.cross.expect("a cross term");
         assert!(cross.cells[0]
@@ -542,38 +578,50 @@ mod tests {
         assert!(last < first, "training loss {first} -> {last}");
     }
 
+    /// With the colours apart, a standard fit moves black's and white's tables apart (they
+    /// start equal), and the file reads back with both.
+    #[test]
+    fn a_fit_with_the_colours_apart_writes_two_tables() {
+        let mut c = config(2);
+        c.cross = true;
+        c.colours_apart = true;
+        c.rule = Rule::Standard;
+        let out = fit(&as_rule(&records(3), Rule::Standard), &c, &mut |_, _, _| {}).unwrap();
+        let (rule, tables) = EvalTables::from_text(&out.weights_text).unwrap();
+        assert_eq!(rule, Rule::Standard);
+        let hand = EvalTables::built_in(Rule::Standard);
+        assert!((0..NUM_PCODES as u16).all(|k| hand.cells.get(0, k) == hand.cells.get(1, k)));
+        let differ = (0..NUM_PCODES as u16)
+            .filter(|&code| tables.cells.get(0, code) != tables.cells.get(1, code))
+            .count();
+        assert!(differ > 0, "black's and white's cell tables stayed equal");
+        let cross = tables.cross.expect("a cross term");
+        assert_ne!(cross.cells[0], cross.cells[1]);
+    }
+
+    /// A fit of no epoch writes the built-in tables back, whether they are one for both
+    /// colours (standard) or apart (freestyle: a fit that starts apart stays apart).
     #[test]
     fn no_epoch_writes_the_built_in_tables_back() {
-        let out = fit(&records(3), &config(0), &mut |_, _, _| {}).unwrap();
-        let (rule, tables) = EvalTables::from_text(&out.weights_text).unwrap();
-        assert_eq!(rule, Rule::Freestyle);
-        let hand = EvalTables::built_in(Rule::Freestyle);
-        assert_eq!(tables.threats, hand.threats);
-        assert_eq!(tables.cells.values, hand.cells.values);
+        for rule in [Rule::Freestyle, Rule::Standard] {
+            let mut c = config(0);
+            c.rule = rule;
+            c.cross = true;
+            let out = fit(&as_rule(&records(3), rule), &c, &mut |_, _, _| {}).unwrap();
+            let (read, tables) = EvalTables::from_text(&out.weights_text).unwrap();
+            assert_eq!(read, rule);
+            let hand = EvalTables::built_in(rule);
+            assert_eq!(tables.threats, hand.threats);
+            assert_eq!(tables.cells.values, hand.cells.values, "{rule:?}");
+            let (cross, hand_cross) = (tables.cross.unwrap(), hand.cross.unwrap());
+            assert_eq!(cross.cells, hand_cross.cells, "{rule:?}");
+            assert_eq!(cross.joint, hand_cross.joint, "{rule:?}");
+        }
     }
 
     #[test]
     fn the_fit_lowers_the_training_loss_and_the_features_match_the_evaluation() {
         let recs = records(12);
-        // The features give the evaluation's own value (before its integer rounding).
-        let layout = Layout {
-            per_colour: false,
-            cross: false,
-        };
-        let hand = EvalTables::built_in(Rule::Freestyle);
-        let mut weights = vec![0.0; layout.len()];
-        for (bit, w) in weights.iter_mut().take(THREAT_BITS).enumerate() {
-            *w = hand.threats[1 << bit] as f64;
-        }
-        for code in 0..NUM_PCODES as u16 {
-            weights[layout.cell(Color::Black, code) as usize] = hand.cells.get(0, code) as f64;
-        }
-        // The built-in tables without their cross term (the layout has none).
-        let plain = EvalTables {
-            cells: hand.cells.clone(),
-            threats: hand.threats.clone(),
-            cross: None,
-        };
         // A record's features times the weights: the fit's value of the record.
         let fitted = |r: &Record, layout: Layout, w: &[f64]| -> f64 {
             let s = sample(r, layout, 0.0).unwrap();
@@ -582,57 +630,90 @@ mod tests {
                 .map(|&(i, k)| w[i as usize] * k as f64)
                 .sum()
         };
-        for r in recs.iter().take(50) {
-            let v = fitted(r, layout, &weights);
+        // The evaluation's value of a record under `tables`.
+        let evaluated = |r: &Record, tables: &EvalTables| -> f64 {
             let mut board = r.board().unwrap();
             crate::eval::prepare(&mut board);
-            let e = crate::eval::evaluate_with(&board, &plain) as f64;
-            assert!((v - e).abs() <= 1.0, "{r}: features {v}, evaluation {e}");
-        }
-        // With the cross term: random cross weights, read back as the evaluation's tables.
-        let layout = Layout {
-            per_colour: false,
-            cross: true,
+            crate::eval::evaluate_with(&board, tables) as f64
         };
-        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-        let mut cross = crate::eval::CrossTables::zero();
-        let mut wide = weights.clone();
-        wide.resize(layout.len(), 0.0);
-        for code in 0..NUM_PCODES as u16 {
-            for group in 1..GROUPS {
+        // The features give the evaluation's own value (before its integer rounding): with one
+        // table for both colours (standard's built-in tables) and with a table per colour
+        // (freestyle's).
+        for (rule, per_colour) in [(Rule::Standard, false), (Rule::Freestyle, true)] {
+            let recs = as_rule(&recs, rule);
+            let layout = Layout {
+                per_colour,
+                cross: false,
+            };
+            let hand = EvalTables::built_in(rule);
+            let weights = threat_and_cell_weights(layout, &hand);
+            // The built-in tables without their cross term (the layout has none).
+            let plain = EvalTables {
+                cells: hand.cells.clone(),
+                threats: hand.threats.clone(),
+                cross: None,
+            };
+            for r in recs.iter().take(50) {
+                let v = fitted(r, layout, &weights);
+                let e = evaluated(r, &plain);
+                assert!((v - e).abs() <= 1.0, "{r}: features {v}, evaluation {e}");
+            }
+            // With the cross term: random cross weights (the same for both colours, or apart),
+            // read back as the evaluation's tables.
+            let layout = Layout {
+                per_colour,
+                cross: true,
+            };
+            let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+            let mut cross = crate::eval::CrossTables::zero();
+            let mut wide = weights.clone();
+            wide.resize(layout.len(), 0.0);
+            let mut random = |wide: &mut Vec<f64>, index: u32| -> i16 {
                 let w: i16 = rand::Rng::gen_range(&mut rng, -40..40);
-                wide[layout.cross_cell(Color::Black, code, group) as usize] = w as f64;
-                for table in cross.cells.iter_mut() {
-                    table[code as usize][group] = w;
+                wide[index as usize] = w as f64;
+                w
+            };
+            for colour in Color::BOTH {
+                let tables = if per_colour {
+                    colour.index()..colour.index() + 1
+                } else if colour == Color::Black {
+                    0..2
+                } else {
+                    continue;
+                };
+                for code in 0..NUM_PCODES as u16 {
+                    for group in 1..GROUPS {
+                        let w = random(&mut wide, layout.cross_cell(colour, code, group));
+                        for t in tables.clone() {
+                            cross.cells[t][code as usize][group] = w;
+                        }
+                    }
+                }
+                for k in 1..GROUPS * GROUPS {
+                    let w = random(&mut wide, layout.joint(colour, k / GROUPS, k % GROUPS));
+                    for t in tables.clone() {
+                        cross.joint[t][k / GROUPS][k % GROUPS] = w as i32;
+                    }
                 }
             }
-        }
-        for k in 1..GROUPS * GROUPS {
-            let w: i32 = rand::Rng::gen_range(&mut rng, -40..40);
-            wide[layout.joint(Color::Black, k / GROUPS, k % GROUPS) as usize] = w as f64;
-            for side in cross.joint.iter_mut() {
-                side[k / GROUPS][k % GROUPS] = w;
+            let tables = EvalTables {
+                cells: hand.cells.clone(),
+                threats: hand.threats.clone(),
+                cross: Some(Box::new(cross)),
+            };
+            let mut crossed = 0;
+            for r in recs.iter().take(50) {
+                let v = fitted(r, layout, &wide);
+                let e = evaluated(r, &tables);
+                assert!((v - e).abs() <= 1.0, "{r}: features {v}, evaluation {e}");
+                let without = evaluated(r, &plain);
+                crossed += usize::from((e - without).abs() > 1.0);
             }
+            assert!(
+                crossed > 10,
+                "the cross term is rarely felt: {crossed} of 50"
+            );
         }
-        let tables = EvalTables {
-            cells: hand.cells.clone(),
-            threats: hand.threats.clone(),
-            cross: Some(Box::new(cross)),
-        };
-        let mut crossed = 0;
-        for r in recs.iter().take(50) {
-            let v = fitted(r, layout, &wide);
-            let mut board = r.board().unwrap();
-            crate::eval::prepare(&mut board);
-            let e = crate::eval::evaluate_with(&board, &tables) as f64;
-            assert!((v - e).abs() <= 1.0, "{r}: features {v}, evaluation {e}");
-            let without = crate::eval::evaluate_with(&board, &plain) as f64;
-            crossed += usize::from((e - without).abs() > 1.0);
-        }
-        assert!(
-            crossed > 10,
-            "the cross term is rarely felt: {crossed} of 50"
-        );
         let out = fit(&recs, &config(8), &mut |_, _, _| {}).unwrap();
         let (first, last) = (out.losses[0].0, out.losses.last().unwrap().0);
         assert!(last < first - 0.01, "training loss {first} -> {last}");
