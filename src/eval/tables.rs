@@ -152,6 +152,16 @@ impl EvalTables {
         TABLES[rule.index()].get_or_init(|| EvalTables::built_in(rule))
     }
 
+    /// True when black's and white's values differ anywhere (cells, cross term or joint
+    /// values): the tables were fitted apart, as renju's always are.
+    pub fn colours_apart(&self) -> bool {
+        (0..NUM_PCODES as u16).any(|code| self.cells.get(0, code) != self.cells.get(1, code))
+            || self
+                .cross
+                .as_ref()
+                .is_some_and(|c| c.cells[0] != c.cells[1] || c.joint[0] != c.joint[1])
+    }
+
     /// The built-in tables of `rule`: fitted if a weight file for it is compiled in.
     pub fn built_in(rule: Rule) -> EvalTables {
         FITTED
@@ -282,6 +292,19 @@ impl EvalTables {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Renju's tables are fitted apart, the hand-set ones are one for both colours, and one
+    /// value changed for one colour sets them apart.
+    #[test]
+    fn colours_apart_tells_a_table_per_colour() {
+        assert!(EvalTables::built_in(Rule::Renju).colours_apart());
+        let mut hand = EvalTables::hand_set(Rule::Caro8);
+        assert!(!hand.colours_apart());
+        let mut cross = CrossTables::zero();
+        cross.joint[1][2][1] = 5;
+        hand.cross = Some(Box::new(cross));
+        assert!(hand.colours_apart());
+    }
 
     /// Every compiled-in weight file reads back as the rule it is filed under.
     #[test]

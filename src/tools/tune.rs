@@ -53,7 +53,8 @@ pub struct Sample {
 /// the cross term) the cross tables and the joint tables.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
-    /// Renju: a table per colour; otherwise one shared.
+    /// A table per colour (renju, `--colours-apart`, or built-in tables already apart);
+    /// otherwise one shared.
     per_colour: bool,
     /// Fit the cross term too (a version-2 weight file).
     cross: bool,
@@ -240,7 +241,7 @@ fn threat_and_cell_weights(layout: Layout, tables: &EvalTables) -> Vec<f64> {
     for colour in Color::BOTH {
         for code in 0..NUM_PCODES as u16 {
             weights[layout.cell(colour, code) as usize] =
-                tables.cells.get(colour as usize, code) as f64;
+                tables.cells.get(colour.index(), code) as f64;
         }
     }
     weights
@@ -254,6 +255,8 @@ pub struct TuneOutcome {
     pub losses: Vec<(f64, f64)>,
     /// Records used for training and for validation (after deduplication and augmentation).
     pub sizes: (usize, usize),
+    /// True when black's and white's tables were fitted apart.
+    pub colours_apart: bool,
 }
 
 /// Fits the weights of `config.rule` to `records`, calling `on_epoch(epoch, train, valid)`.
@@ -265,14 +268,8 @@ pub fn fit(
     // Start from the built-in weights (hand-set, or fitted before). Tables that start apart
     // stay apart: one shared table would keep only one colour's values.
     let start = EvalTables::built_in(config.rule);
-    let start_apart = (0..NUM_PCODES as u16)
-        .any(|code| start.cells.get(0, code) != start.cells.get(1, code))
-        || start
-            .cross
-            .as_ref()
-            .is_some_and(|c| c.cells[0] != c.cells[1] || c.joint[0] != c.joint[1]);
     let layout = Layout {
-        per_colour: config.rule == Rule::Renju || config.colours_apart || start_apart,
+        per_colour: config.rule == Rule::Renju || config.colours_apart || start.colours_apart(),
         cross: config.cross,
     };
     // Deduplicate across files and shards; split by position so that a record and its
@@ -405,6 +402,7 @@ pub fn fit(
         weights_text: text,
         losses,
         sizes: (train.len(), valid.len()),
+        colours_apart: layout.per_colour,
     })
 }
 
@@ -496,9 +494,14 @@ pub fn run_command(args: &TuneArgs) -> anyhow::Result<()> {
     std::fs::write(&args.out, &outcome.weights_text)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     println!(
-        "{} training and {} validation positions; weights written to {} ({} bytes) in {:.1} s",
+        "{} training and {} validation positions, {}; weights written to {} ({} bytes) in {:.1} s",
         outcome.sizes.0,
         outcome.sizes.1,
+        if outcome.colours_apart {
+            "black's and white's tables apart"
+        } else {
+            "one table for both colours"
+        },
         args.out.display(),
         outcome.weights_text.len(),
         started.elapsed().as_secs_f64()
@@ -534,7 +537,7 @@ mod tests {
             .collect()
     }
 
-    /// The records read as games of `rule` (freestyle's games are standard games too, but
+    /// The records read as games of `rule` (freestyle's games are standard games too, except
     /// for overlines, which the tests do not need).
     fn as_rule(records: &[Record], rule: Rule) -> Vec<Record> {
         records
@@ -570,9 +573,13 @@ mod tests {
         assert!(out.weights_text.starts_with("tianyuan-eval 2 standard"));
         let (_, tables) = EvalTables::from_text(&out.weights_text).unwrap();
         let cross = tables.cross.expect("a cross term");
-        assert!(cross.cells[0]
-            .iter()
-            .any(|g| g[1..].iter().any(|&w| w != 0)));
+        let start = EvalTables::built_in(Rule::Standard)
+            .cross
+            .expect("a cross term");
+        assert!(
+            cross.cells[0] != start.cells[0],
+            "the fit left the cross term as it was"
+        );
         assert_eq!(cross.cells[0], cross.cells[1], "one table for both colours");
         let (last, first) = (out.losses[2].0, out.losses[0].0);
         assert!(last < first, "training loss {first} -> {last}");
@@ -589,14 +596,14 @@ mod tests {
         let out = fit(&as_rule(&records(3), Rule::Standard), &c, &mut |_, _, _| {}).unwrap();
         let (rule, tables) = EvalTables::from_text(&out.weights_text).unwrap();
         assert_eq!(rule, Rule::Standard);
-        let hand = EvalTables::built_in(Rule::Standard);
-        assert!((0..NUM_PCODES as u16).all(|k| hand.cells.get(0, k) == hand.cells.get(1, k)));
+        assert!(!EvalTables::built_in(Rule::Standard).colours_apart());
         let differ = (0..NUM_PCODES as u16)
             .filter(|&code| tables.cells.get(0, code) != tables.cells.get(1, code))
             .count();
         assert!(differ > 0, "black's and white's cell tables stayed equal");
-        let cross = tables.cross.expect("a cross term");
+        let cross = tables.cross.as_ref().expect("a cross term");
         assert_ne!(cross.cells[0], cross.cells[1]);
+        assert!(tables.colours_apart());
     }
 
     /// A fit of no epoch writes the built-in tables back, whether they are one for both
@@ -640,6 +647,12 @@ mod tests {
         // table for both colours (standard's built-in tables) and with a table per colour
         // (freestyle's).
         for (rule, per_colour) in [(Rule::Standard, false), (Rule::Freestyle, true)] {
+            // Each layout is only covered while the rule's built-in tables are so.
+            assert_eq!(
+                EvalTables::built_in(rule).colours_apart(),
+                per_colour,
+                "{rule:?}"
+            );
             let recs = as_rule(&recs, rule);
             let layout = Layout {
                 per_colour,
