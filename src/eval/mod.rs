@@ -7,10 +7,9 @@
 //!    stone there would make) and each code a value ([`EvalTables::cells`], per rule; black's
 //!    and white's tables fitted apart in freestyle and renju). The board keeps the sum of
 //!    these values over its empty cells as moves are made and undone ([`Board::value_sum`]);
-//!    the term is
-//!    `sum(side to move) − sum(opponent)`, averaged over this position and the one before the
-//!    last stone (so that one stone's change counts half, which damps the swing of the value
-//!    between odd and even plies).
+//!    the term is `sum(side to move) − sum(opponent)`, averaged over this position and the
+//!    one before the last stone (so that one stone's change counts half, which damps the
+//!    swing of the value between odd and even plies).
 //! 2. **Threats.** Who can make five, an open four, a four-three, a four, an open three with
 //!    support or a plain open three, for either side, as an 11-bit mask ([`threat_mask`]); the
 //!    side to move's threats are worth more than the opponent's, since it moves first. The term
