@@ -12,7 +12,7 @@ use super::line::{
     window_key, window_of, LinePattern, LineTable, CELL_BLACK, CELL_EMPTY, CELL_WALL, CELL_WHITE,
     HALF,
 };
-use super::pattern::{CellValues, CombineTable, ThreatClass, NUM_CLASSES};
+use super::pattern::{CellValues, CombineTable, ThreatClass, NUM_CLASSES, NUM_PCODES, PCODE_SLOTS};
 use super::pos::{Pos, BORDER, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
 use super::rule::{Color, Rule};
 use super::zobrist::{SIDE_KEY, STONE_KEYS};
@@ -62,6 +62,8 @@ pub struct Board {
     state: [[CellState; 2]; NUM_CELLS],
     /// The values summed over the empty cells, per colour and pattern code.
     cell_values: &'static CellValues,
+    /// The records by patterns for `combine` and `cell_values` (what a move's update reads).
+    records: &'static RecordTable,
     /// Per colour: the sum of `cell_values` over the empty cells.
     value_sums: [i32; 2],
     /// Per colour and class code (16 slots so a masked code needs no bounds check): the
@@ -78,12 +80,13 @@ pub struct Board {
     empty_cells: CellSet,
     history: Vec<Pos>,
     /// The old record (patterns, code, value, class) of every (cell, colour) a move changed,
-    /// so undo restores them verbatim.
+    /// so undo restores them verbatim. The first `undo_len` entries are in use; the slots
+    /// beyond are written by index, not pushed (each move first makes room for
+    /// [`MAX_UNDO_ENTRIES`]), which keeps a capacity check out of the update's inner loop.
     undo_log: Vec<UndoEntry>,
-    /// Start of each move's entries in `undo_log`.
-    undo_marks: Vec<u32>,
-    /// The value sums before each move.
-    value_marks: Vec<[i32; 2]>,
+    undo_len: usize,
+    /// Per move: where its entries start in `undo_log`, and the value sums before it.
+    move_marks: Vec<MoveMark>,
     side_to_move: Color,
     hash: u64,
 }
@@ -93,7 +96,9 @@ pub struct Board {
 ///
 /// Bits 0–15: the four directional patterns, one nibble each; 16–31: their pattern code;
 /// 32–47: the code's cell value (the three kept on occupied cells too); 48–55: the combined
-/// threat class (`None` on occupied cells).
+/// threat class (`None` on occupied cells); 56: whether the class is two open twos or stronger
+/// ([`Board::cells_from_flex2x2`]); 57: whether the class is tracked (both read off the class,
+/// kept beside it so that a change of class is sorted without computing them).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
 struct CellState(u64);
 
@@ -101,10 +106,7 @@ impl CellState {
     #[inline]
     const fn new(pattern: u16, pcode: u16, value: i16, class: u8) -> CellState {
         CellState(
-            pattern as u64
-                | (pcode as u64) << 16
-                | (value as u16 as u64) << 32
-                | (class as u64) << 48,
+            pattern as u64 | (pcode as u64) << 16 | (value as u16 as u64) << 32 | class_bits(class),
         )
     }
 
@@ -141,7 +143,69 @@ impl CellState {
     /// The same with the class `class`.
     #[inline]
     const fn with_class(self, class: u8) -> CellState {
-        CellState(self.0 & !(0xFF << 48) | (class as u64) << 48)
+        CellState(self.0 & !(0x3FF << 48) | class_bits(class))
+    }
+}
+
+/// Bit of [`CellState`] set when the class is two open twos or stronger.
+const FROM_FLEX2X2_BIT: u32 = 56;
+/// Bit of [`CellState`] set when the class is tracked.
+const TRACKED_BIT: u32 = 57;
+
+/// A class's bits in [`CellState`]: the class and its two flags.
+#[inline]
+const fn class_bits(class: u8) -> u64 {
+    (class as u64) << 48
+        | ((class >= ThreatClass::Flex2x2 as u8) as u64) << FROM_FLEX2X2_BIT
+        | (tracked(class) as u64) << TRACKED_BIT
+}
+
+/// A cell's record bits above its patterns (code, value, class and flags), by colour and
+/// pattern code, for one rule's classes and one set of values: a move's update reads the code
+/// (shared by every rule) and then one word, where the value and the class would be two more
+/// lookups and the flags a computation. (A table by packed patterns would save the code's
+/// lookup, about 1.5 % of make+unmake, at 1 MiB a table, where this one takes 64 KiB.)
+struct RecordTable {
+    pcodes: &'static [u16; 1 << 16],
+    by_code: [[u64; PCODE_SLOTS]; 2],
+}
+
+impl RecordTable {
+    /// The bits of colour index `c`'s record with patterns `packed`.
+    #[inline]
+    fn get(&self, c: usize, packed: u16) -> u64 {
+        let code = self.pcodes[packed as usize];
+        self.by_code[c & 1][code as usize & (PCODE_SLOTS - 1)]
+    }
+
+    /// The table of `combine`'s classes and `values`, built on first use of the pair and
+    /// kept (a program uses a handful of pairs: one per rule and set of weights).
+    fn of(combine: &'static CombineTable, values: &'static CellValues) -> &'static RecordTable {
+        type Key = (usize, usize);
+        static BUILT: std::sync::Mutex<Vec<(Key, &'static RecordTable)>> =
+            std::sync::Mutex::new(Vec::new());
+        let key = (
+            combine as *const CombineTable as usize,
+            values as *const CellValues as usize,
+        );
+        let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&(_, table)) = built.iter().find(|(k, _)| *k == key) {
+            return table;
+        }
+        let mut table = Box::new(RecordTable {
+            pcodes: combine.pcodes(),
+            by_code: [[0; PCODE_SLOTS]; 2],
+        });
+        for (c, row) in table.by_code.iter_mut().enumerate() {
+            for (code, slot) in row.iter_mut().enumerate().take(NUM_PCODES) {
+                let code = code as u16;
+                let class = combine.of_pcode(c, code);
+                *slot = CellState::new(0, code, values.get(c, code) as i16, class).0;
+            }
+        }
+        let table: &'static RecordTable = Box::leak(table);
+        built.push((key, table));
+        table
     }
 }
 
@@ -189,15 +253,24 @@ impl Iterator for HalfLine {
     }
 }
 
-/// The tables a move's update reads: line patterns, pattern codes and classes, cell values.
-type Tables = (
-    &'static LineTable,
-    &'static CombineTable,
-    &'static CellValues,
-);
+/// The tables a move's update reads: line patterns, and cell records by patterns.
+type Tables = (&'static LineTable, &'static RecordTable);
+
+/// The most entries one move adds to the undo log: both colours of every cell the update
+/// can reach (four directions, two sides, at most five cells each).
+const MAX_UNDO_ENTRIES: usize = 4 * 2 * 5 * 2;
+
+/// What undo needs of a move besides its log entries.
+#[derive(Clone, Copy)]
+struct MoveMark {
+    /// Where the move's entries start in the undo log.
+    log: u32,
+    /// The value sums before the move.
+    sums: [i32; 2],
+}
 
 /// One cell's state before a move changed it, for one colour.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct UndoEntry {
     old: CellState,
     pos: u16,
@@ -264,6 +337,7 @@ impl Board {
             line_keys: [[u64::MAX; 64]; 4],
             state: [[CellState::default(); 2]; NUM_CELLS],
             cell_values: &CellValues::ZERO,
+            records: RecordTable::of(CombineTable::for_rule(rule), &CellValues::ZERO),
             value_sums: [0; 2],
             class_counts: [[0; CLASS_SLOTS]; 2],
             class_cells: [[CellSet::EMPTY; CLASS_SLOTS]; 2],
@@ -271,9 +345,9 @@ impl Board {
             stones: CellSet::EMPTY,
             empty_cells: CellSet::EMPTY,
             history: Vec::with_capacity(width * height),
-            undo_log: Vec::with_capacity(64 * width * height),
-            undo_marks: Vec::with_capacity(width * height),
-            value_marks: Vec::with_capacity(width * height),
+            undo_log: Vec::new(),
+            undo_len: 0,
+            move_marks: Vec::with_capacity(width * height),
             side_to_move: Color::Black,
             hash: 0,
         };
@@ -499,6 +573,7 @@ impl Board {
             stones.push((p, color));
         }
         self.cell_values = values;
+        self.records = RecordTable::of(self.combine, values);
         let mut sums = [0i32; 2];
         for p in self.empty_cells.iter() {
             for (c, sum) in sums.iter_mut().enumerate() {
@@ -533,9 +608,9 @@ impl Board {
     /// [`Board::value_sum`] as it was before the last stone (the current sum on an empty board).
     #[inline]
     pub fn value_sum_before_last(&self, color: Color) -> i32 {
-        self.value_marks
+        self.move_marks
             .last()
-            .map_or(self.value_sums[color.index()], |m| m[color.index()])
+            .map_or(self.value_sums[color.index()], |m| m.sums[color.index()])
     }
 
     /// What a stone of `color` on the empty cell `p` would make (`None` on occupied cells).
@@ -622,8 +697,13 @@ impl Board {
         }
         self.side_to_move = color.opponent();
         self.history.push(p);
-        self.undo_marks.push(self.undo_log.len() as u32);
-        self.value_marks.push(self.value_sums);
+        self.move_marks.push(MoveMark {
+            log: self.undo_len as u32,
+            sums: self.value_sums,
+        });
+        if self.undo_log.len() < self.undo_len + MAX_UNDO_ENTRIES {
+            self.grow_undo_log();
+        }
         self.empty_cells.remove(p);
         // The patterns of `p` stay as they were while it is occupied; undo needs them again.
         for c in 0..2 {
@@ -632,6 +712,14 @@ impl Board {
         }
         self.refresh_around(p);
         self.stones.insert(p);
+    }
+
+    /// Makes room in the undo log for one more move's entries (out of the hot path).
+    #[cold]
+    #[inline(never)]
+    fn grow_undo_log(&mut self) {
+        let slots = (2 * self.undo_log.len()).max(self.undo_len + MAX_UNDO_ENTRIES);
+        self.undo_log.resize(slots, UndoEntry::default());
     }
 
     /// Takes back the most recent stone; the colour that played it is to move again.
@@ -650,17 +738,21 @@ impl Board {
         self.side_to_move = color;
         self.empty_cells.insert(p);
         self.stones.remove(p);
-        let mark = self.undo_marks.pop().expect("one mark per move") as usize;
-        for i in (mark..self.undo_log.len()).rev() {
-            let e = self.undo_log[i];
+        let MoveMark { log: mark, sums } = self.move_marks.pop().expect("one mark per move");
+        let mark = mark as usize;
+        // The log is taken out while it is read, so that writing the board's records cannot
+        // be taken for writing the log (the compiler would read it again after each).
+        let log = std::mem::take(&mut self.undo_log);
+        for e in log[mark..self.undo_len].iter().rev() {
             let q = Pos(e.pos);
             let c = e.color as usize & 1;
-            let now = self.cell(q, c).class();
+            let now = *self.cell(q, c);
             self.state[q.index() & (NUM_CELLS - 1)][c] = e.old;
-            self.move_class(q, c, now, e.old.class());
+            self.move_record(q, c, now, e.old);
         }
-        self.undo_log.truncate(mark);
-        self.value_sums = self.value_marks.pop().expect("one value mark per move");
+        self.undo_log = log;
+        self.undo_len = mark;
+        self.value_sums = sums;
         for c in 0..2 {
             let class = self.combine.of_pcode(c, self.cell(p, c).pcode());
             self.set_class(p, c, class);
@@ -701,10 +793,11 @@ impl Board {
     #[inline]
     fn refresh_around(&mut self, p: Pos) {
         let reach = self.reach;
-        // The sums are kept in registers for the walk: added to in memory, every change
-        // would wait for the store of the one before.
+        // The sums and the log's length are kept in registers for the walk: kept in memory,
+        // every change would wait for the store of the one before.
         let mut sums = self.value_sums;
-        let tables = (self.lines, self.combine, self.cell_values);
+        let mut logged = self.undo_len;
+        let tables = (self.lines, self.records);
         for dir in 0..4 {
             let (line, at) = p.line_of(dir);
             let key = self.line_keys[dir][line];
@@ -714,7 +807,8 @@ impl Board {
                     let code = self.cells[q];
                     if code == CELL_EMPTY as u8 {
                         let packed = tables.0.get(window_of(key, shift));
-                        self.set_line(Pos(q as u16), dir, packed, &mut sums, tables);
+                        let q = Pos(q as u16);
+                        self.set_line(q, dir, packed, (&mut sums, &mut logged), tables);
                     } else {
                         seen |= code;
                         if seen == 3 {
@@ -725,6 +819,7 @@ impl Board {
             }
         }
         self.value_sums = sums;
+        self.undo_len = logged;
     }
 
     /// Whether a stone of `color`'s opponent on the empty cell `d` would leave `color` with no
@@ -761,7 +856,7 @@ impl Board {
                         | ((((packed >> (4 * c)) & 0xF) as u16) << shift);
                     // A cell lies on one line through `d` only, so it is met once.
                     if new != old {
-                        if listed(self.combine.of_pcode(c, self.combine.pcode(new))) {
+                        if listed(CellState(self.records.get(c, new)).class()) {
                             return false;
                         }
                         untouched -= usize::from(listed(cell.class()));
@@ -805,8 +900,8 @@ impl Board {
         p: Pos,
         dir: usize,
         packed: u8,
-        sums: &mut [i32; 2],
-        (_, combine, values): Tables,
+        (sums, logged): (&mut [i32; 2], &mut usize),
+        (_, records): Tables,
     ) {
         let shift = 4 * dir;
         let mask = !(0xFu16 << shift);
@@ -815,17 +910,16 @@ impl Board {
             let old = self.state[i][c];
             let new = (old.pattern() & mask) | ((((packed >> (4 * c)) & 0xF) as u16) << shift);
             if new != old.pattern() {
-                self.undo_log.push(UndoEntry {
+                self.undo_log[*logged] = UndoEntry {
                     old,
                     pos: p.0,
                     color: c as u8,
-                });
-                let code = combine.pcode(new);
-                let value = values.get(c, code);
-                let class = combine.of_pcode(c, code);
-                *sum += value - old.value() as i32;
-                self.state[i][c] = CellState::new(new, code, value as i16, class);
-                self.move_class(p, c, old.class(), class);
+                };
+                *logged += 1;
+                let state = CellState(new as u64 | records.get(c, new));
+                *sum += state.value() as i32 - old.value() as i32;
+                self.state[i][c] = state;
+                self.move_record(p, c, old, state);
             }
         }
     }
@@ -841,30 +935,34 @@ impl Board {
     #[inline]
     fn set_class(&mut self, p: Pos, c: usize, class: u8) {
         let cell = &mut self.state[p.index() & (NUM_CELLS - 1)][c & 1];
-        let old = cell.class();
-        *cell = cell.with_class(class);
-        self.move_class(p, c, old, class);
+        let (old, new) = (*cell, cell.with_class(class));
+        *cell = new;
+        self.move_record(p, c, old, new);
     }
 
-    /// Moves `p` from class `old` to class `class` in the counts and cell sets of the tracked
-    /// classes of colour index `c` (the cell's record is the caller's business).
+    /// Moves `p` from record `old`'s class to record `new`'s in the counts and cell sets of
+    /// colour index `c` (the cell's record is the caller's business), with the class's flags
+    /// read off the records.
     #[inline]
-    fn move_class(&mut self, p: Pos, c: usize, old: u8, class: u8) {
-        if old == class {
+    fn move_record(&mut self, p: Pos, c: usize, old: CellState, new: CellState) {
+        let changed = old.0 ^ new.0;
+        if changed >> 48 & 0xFF == 0 {
             return;
         }
         let c = c & 1;
         // Branch-free: whether a change crosses the line is too random for the branch
         // predictor (a branch here costs a tenth of make+unmake).
-        let crosses = (old >= ThreatClass::Flex2x2 as u8) != (class >= ThreatClass::Flex2x2 as u8);
-        self.cells_from_flex2x2[c].toggle_if(p, crosses);
-        if tracked(old) {
-            self.class_counts[c][old as usize & 15] -= 1;
-            self.class_cells[c][old as usize & 15].remove(p);
-        }
-        if tracked(class) {
-            self.class_counts[c][class as usize & 15] += 1;
-            self.class_cells[c][class as usize & 15].insert(p);
+        self.cells_from_flex2x2[c].toggle_if(p, changed >> FROM_FLEX2X2_BIT & 1 != 0);
+        if (old.0 | new.0) >> TRACKED_BIT & 1 != 0 {
+            let (old, class) = (old.class(), new.class());
+            if tracked(old) {
+                self.class_counts[c][old as usize & 15] -= 1;
+                self.class_cells[c][old as usize & 15].remove(p);
+            }
+            if tracked(class) {
+                self.class_counts[c][class as usize & 15] += 1;
+                self.class_cells[c][class as usize & 15].insert(p);
+            }
         }
     }
 

@@ -163,24 +163,26 @@ pub const fn window_of(line_key: u64, shift: u32) -> u32 {
 /// it nothing counts). 172 classes occur; a 256 × 256 table holds the patterns of every pair
 /// of classes. The tests check it against the flat table on every window a board can show.
 pub struct LineTable {
-    /// Class of a left half (window cells 0..5, the key's low 10 bits).
-    left: Box<[u8; HALF_KEYS]>,
-    /// Class of a right half (window cells 6..11, the key's high 10 bits).
-    right: Box<[u8; HALF_KEYS]>,
-    /// Packed patterns by `left class << 8 | right class`.
-    pairs: Box<[u8; 1 << 16]>,
+    /// Three tables in one block, so that a lookup needs one base address: from 0 the
+    /// class of a left half (window cells 0..5, the key's low 10 bits), from [`HALF_KEYS`]
+    /// the class of a right half (cells 6..11, the key's high 10 bits), from [`PAIRS_AT`]
+    /// the packed patterns by `left class << 8 | right class`.
+    table: Box<[u8; PAIRS_AT + (1 << 16)]>,
 }
 
 /// Number of distinct half-window keys.
 const HALF_KEYS: usize = 1 << (2 * HALF);
+/// Where the pair table starts in [`LineTable`]'s block.
+const PAIRS_AT: usize = 2 * HALF_KEYS;
 
 impl LineTable {
     /// The patterns of (black, white) for a window key.
     #[inline]
     pub fn get(&self, key: u32) -> u8 {
-        let left = self.left[key as usize & (HALF_KEYS - 1)] as usize;
-        let right = self.right[(key >> (2 * HALF)) as usize & (HALF_KEYS - 1)] as usize;
-        self.pairs[(left << 8) | right]
+        let left = self.table[key as usize & (HALF_KEYS - 1)] as usize;
+        let right =
+            self.table[HALF_KEYS + ((key >> (2 * HALF)) as usize & (HALF_KEYS - 1))] as usize;
+        self.table[PAIRS_AT + ((left << 8) | right)]
     }
 
     /// The pattern of one colour for a window key.
@@ -242,7 +244,11 @@ impl LineTable {
                 pairs[(l << 8) | r] = flat[(left_key | (right_key << (2 * HALF))) as usize];
             }
         }
-        LineTable { left, right, pairs }
+        let mut table = Box::new([0u8; PAIRS_AT + (1 << 16)]);
+        table[..HALF_KEYS].copy_from_slice(&left[..]);
+        table[HALF_KEYS..PAIRS_AT].copy_from_slice(&right[..]);
+        table[PAIRS_AT..].copy_from_slice(&pairs[..]);
+        LineTable { table }
     }
 }
 

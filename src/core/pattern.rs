@@ -255,6 +255,11 @@ impl CombineTable {
         self.classes[color_index & 1][code as usize & (PCODE_SLOTS - 1)]
     }
 
+    /// The whole map from packed patterns to pattern codes.
+    pub fn pcodes(&self) -> &'static [u16; 1 << 16] {
+        self.pcodes
+    }
+
     /// The pattern code of packed patterns (as [`pcode`], through this table's reference).
     #[inline]
     pub fn pcode(&self, packed: u16) -> u16 {

@@ -79,8 +79,11 @@ pub enum Stage {
 
 /// A node's moves with their ordering scores, handed out best first.
 pub struct MovePicker {
-    moves: SmallVec<[(Pos, i32); 64]>,
+    /// Each move's sort key ([`sort_key`]).
+    moves: SmallVec<[i64; 64]>,
     next: usize,
+    /// Whether the moves from `next` on are sorted (best first).
+    sorted: bool,
     /// The stage the moves come from.
     pub stage: Stage,
 }
@@ -112,11 +115,12 @@ impl MovePicker {
             } else {
                 classes.score(board, p, me, hints)
             };
-            moves.push((p, score));
+            moves.push(sort_key(p, score));
         }
         MovePicker {
             moves,
             next: 0,
+            sorted: false,
             stage,
         }
     }
@@ -126,16 +130,23 @@ impl MovePicker {
     pub fn next_move(&mut self, board: &mut Board) -> Option<Pos> {
         let me = board.side_to_move();
         while self.next < self.moves.len() {
-            let mut best = self.next;
-            for i in self.next + 1..self.moves.len() {
-                let (a, b) = (self.moves[i], self.moves[best]);
-                if a.1 > b.1 || (a.1 == b.1 && a.0 < b.0) {
-                    best = i;
-                }
+            // Most nodes end after a move or two, each found by a scan; a node that asks for
+            // more sorts the rest once (the keys are distinct: the same order either way).
+            if self.next == SCANS_BEFORE_SORT && !self.sorted {
+                self.moves[self.next..].sort_unstable_by(|a, b| b.cmp(a));
+                self.sorted = true;
             }
-            self.moves.swap(self.next, best);
+            if !self.sorted {
+                let mut best = self.next;
+                for i in self.next + 1..self.moves.len() {
+                    if self.moves[i] > self.moves[best] {
+                        best = i;
+                    }
+                }
+                self.moves.swap(self.next, best);
+            }
             self.next += 1;
-            let p = self.moves[self.next - 1].0;
+            let p = key_move(self.moves[self.next - 1]);
             if legal_for(board, p, me) {
                 return Some(p);
             }
@@ -151,6 +162,22 @@ impl MovePicker {
         }
         out
     }
+}
+
+/// How many moves a picker finds by a scan before it sorts the rest.
+const SCANS_BEFORE_SORT: usize = 3;
+
+/// A move's sort key: higher first, by score, then by the lower cell index (one comparison
+/// where the pair would take two).
+#[inline]
+fn sort_key(p: Pos, score: i32) -> i64 {
+    (score as i64) << 16 | (u16::MAX - p.0) as i64
+}
+
+/// The move of a sort key.
+#[inline]
+fn key_move(key: i64) -> Pos {
+    Pos(u16::MAX - key as u16)
 }
 
 /// Whether `color` may play `p` (renju fouls checked exactly, only on marked cells).
