@@ -257,8 +257,9 @@ impl Iterator for HalfLine {
 type Tables = (&'static LineTable, &'static RecordTable);
 
 /// The most entries one move adds to the undo log: both colours of every cell the update
-/// can reach (four directions, two sides, at most five cells each).
-const MAX_UNDO_ENTRIES: usize = 4 * 2 * 5 * 2;
+/// can reach (four directions, two sides, at most a window's half each: no rule reaches
+/// further than the window its patterns are read from).
+const MAX_UNDO_ENTRIES: usize = 4 * 2 * HALF * 2;
 
 /// What undo needs of a move besides its log entries.
 #[derive(Clone, Copy)]
@@ -879,16 +880,10 @@ impl Board {
             white |= ((packed >> 4) as u16) << (4 * dir);
         }
         for (c, packed) in [black, white].into_iter().enumerate() {
-            let code = self.combine.pcode(packed);
-            let class_before = self.state[p.index()][c].class();
-            self.state[p.index()][c] = CellState::new(
-                packed,
-                code,
-                self.cell_values.get(c, code) as i16,
-                class_before,
-            );
-            let class = self.combine.of_pcode(c, code);
-            self.set_class(p, c, class);
+            let old = self.state[p.index()][c];
+            let new = CellState(packed as u64 | self.records.get(c, packed));
+            self.state[p.index()][c] = new;
+            self.move_record(p, c, old, new);
         }
     }
 
@@ -1038,6 +1033,9 @@ impl Board {
                     let class = self.combine.get(color, packed);
                     if class as u8 != self.cell(p, c).class() {
                         return Err(format!("{color:?} class at {p:?} differs"));
+                    }
+                    if self.cell(p, c).0 >> 48 != class_bits(class as u8) >> 48 {
+                        return Err(format!("{color:?} class flags at {p:?} differ"));
                     }
                     if class >= ThreatClass::Flex2x2 {
                         from_flex2x2[c].insert(p);

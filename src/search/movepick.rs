@@ -435,6 +435,22 @@ mod tests {
         }
     }
 
+    /// Sort keys order by score, then by the lower cell, for negative scores and the table
+    /// move's `i32::MAX` too, and give the cell back.
+    #[test]
+    fn sort_keys_order_by_score_then_cell() {
+        let (a, b) = (Pos::new(9, 2), Pos::new(3, 4));
+        assert!(a.0 < b.0);
+        for score in [i32::MIN + 1, -70_000, -1, 0, 1, 65_536, i32::MAX - 1] {
+            assert!(sort_key(a, score) > sort_key(b, score), "{score}");
+            assert!(sort_key(b, score + 1) > sort_key(a, score), "{score}");
+            for p in [a, b] {
+                assert_eq!(key_move(sort_key(p, score)), p);
+            }
+        }
+        assert!(sort_key(b, i32::MAX) > sort_key(a, i32::MAX - 1));
+    }
+
     /// The defences are exactly the legal stones after which the threats are gone, found by
     /// playing every empty cell, in random middle games of every rule with an open three or a
     /// four-three on the board.
