@@ -164,7 +164,8 @@ const fn class_bits(class: u8) -> u64 {
 /// pattern code, for one rule's classes and one set of values: a move's update reads the code
 /// (shared by every rule) and then one word, where the value and the class would be two more
 /// lookups and the flags a computation. (A table by packed patterns would save the code's
-/// lookup, about 1.5 % of make+unmake, at 1 MiB a table, where this one takes 64 KiB.)
+/// lookup, about 2.5 % of make+unmake, at 1 MiB a table where this one takes 64 KiB: too
+/// much for the 16 MiB memory test, whose brain builds the tables of every rule.)
 struct RecordTable {
     pcodes: &'static [u16; 1 << 16],
     by_code: [[u64; PCODE_SLOTS]; 2],
