@@ -234,8 +234,8 @@ impl Tunables {
             // 171-98-33, SPRT (0, 10) H1 accepted after 302 games, standard 15×15, 150 ms a
             // move (`selfplay --args "--search-param <renju's set>" --baseline-args "" --rule
             // standard --tc 150/0 --games 600 --sprt 0,10 --openings …balanced_standard_15x15_pos.txt
-            // --openings-order random --seed 1901`). Against Rapfi at 0.3 s a move, seeds 1, 4
-            // and 2: 27-150-3 (15.8 %) against the first set's 23-153-3 (13.7 %).
+            // --openings-order random --seed 1901`). Against Rapfi at 0.3 s a move, seeds 1–4:
+            // 34-202-4 (15.0 %) against the first set's 36-201-3 (15.6 %), level.
             // And freestyle: +37.8 ± 26.5 Elo, 301-236-63 over 600 games (the same command
             // with `--rule freestyle`, its balanced openings and `--seed 1902`; the SPRT's LLR
             // reached 2.71 of 2.94 at the 600-game cap).
