@@ -238,7 +238,11 @@ impl Tunables {
             // 34-202-4 (15.0 %) against the first set's 36-201-3 (15.6 %), level.
             // And freestyle: +37.8 ± 26.5 Elo, 301-236-63 over 600 games (the same command
             // with `--rule freestyle`, its balanced openings and `--seed 1902`; the SPRT's LLR
-            // reached 2.71 of 2.94 at the 600-game cap).
+            // reached 2.71 of 2.94 at the 600-game cap); on 20×20 (`--size 20`, its balanced
+            // openings, `--seed 1904`): +90.7 ± 41.8 Elo, 179-106-1, H1 accepted after 286
+            // games. Against Rapfi at 0.3 s a move, level with the first set: 15×15 seeds 1, 4
+            // and 2 25-151-4 (15.0 %) against 26-153-1 (14.7 %); 20×20 seeds 1–4 35-205-0
+            // (14.6 %) against 36-204-0 (15.0 %) (docs/results.md, nineteenth session).
             Rule::Freestyle | Rule::Standard | Rule::Renju => Tunables::RENJU_TUNE,
             Rule::Caro8 | Rule::Caro9 => Tunables::DEFAULT,
         }
