@@ -828,7 +828,8 @@ impl Board {
     /// cell of any of `classes`: what playing it and reading the threat counts would say, at a
     /// fraction of the cost (only `color`'s patterns on the four lines through `d` are re-read,
     /// along the same walk as a move's update, and nothing is written). Asked for every
-    /// candidate defence against an open three or a four-three.
+    /// candidate defence against an open three or a four-three, and for every cell that
+    /// might stop a caro five ([`Board::five_stoppers`]).
     pub fn stone_leaves_none(&self, d: Pos, color: Color, classes: &[ThreatClass]) -> bool {
         let c = color.index();
         let listed = |class: u8| classes.iter().any(|&k| k as u8 == class);
