@@ -668,8 +668,8 @@ fn spsa_plays_both_sides_and_prints_the_tuned_constants() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    // The tuner starts from the rule's own set (freestyle's here).
-    let set = Tunables::for_rule(Rule::Freestyle);
+    // The tuner starts from the game's own set (freestyle's on 9×9 here).
+    let set = Tunables::for_game(Rule::Freestyle, 9);
     assert!(
         stdout.contains(&format!(
             "start rfp_margin={},lmp_base={}",

@@ -3,7 +3,7 @@
 //! ([`Tunables`], the hidden brain flag `--search-param name=value,…`), so that a match can
 //! measure a step (with it against without it) and a tuner can move a constant
 //! (`pbrain-tianyuan spsa`) without rebuilding the engine. The constants' defaults are per
-//! rule ([`Tunables::for_rule`]): each rule's set is the one a match proved for it.
+//! rule and board size ([`Tunables::for_game`]): each set is the one a match proved for it.
 
 use crate::core::Rule;
 
@@ -13,8 +13,8 @@ use crate::core::Rule;
 pub struct TunableSpec {
     /// The field's name (as `--search-param` takes it).
     pub name: &'static str,
-    /// The declared default: the first tune's value (caro plays it; the other rules play the
-    /// renju tune's set, [`Tunables::for_rule`]).
+    /// The declared default: the first tune's value (caro with exact fives plays it; the other
+    /// rules play the renju tune's set or one near it, [`Tunables::for_game`]).
     pub default: i32,
     /// The smallest value allowed.
     pub min: i32,
@@ -152,7 +152,8 @@ tunables! {
     /// Step 9: see `hist_quad`.
     hist_max = 2000 in 200..=8000 step 150;
     /// Step 8a: the move count's depth term is `depth² · lmp_scale / 100`. (Hand-set: 100;
-    /// against it, as `order_value`: 60 gave −27.9 ± 39.1 Elo, 40 gave +1.2 ± 40.4.)
+    /// against it, as `order_value`: 60 gave −27.9 ± 39.1 Elo, 40 gave +1.2 ± 40.4; freestyle
+    /// on small boards plays 40 since, [`Tunables::FREESTYLE_SMALL_TUNE`].)
     lmp_scale = 100 in 20..=200 step 8;
     /// The move order's value of a move by what it makes for the mover (its threat class;
     /// a five, an open four, a four-three and a double three are fixed far above). These
@@ -199,12 +200,16 @@ tunables! {
     root_lmr_less = 1 in 0..=4 step 1;
 }
 
+/// The longest side of a board that plays a small board's constants ([`Tunables::for_game`]):
+/// the sizes measured are 15 and 20, and each board plays the set of the nearer one.
+pub const SMALL_BOARD: usize = 17;
+
 // `SearchParams::set_by_name` has one bit per constant.
 const _: () = assert!(Tunables::SPECS.len() <= 64);
 
 impl Tunables {
-    /// The renju tune's set, which freestyle, standard and renju play (see
-    /// [`Tunables::for_rule`]): the first tune's set with the renju tune's pruning and
+    /// The renju tune's set, which freestyle (on the larger boards), standard, renju and caro
+    /// with overlines play (see [`Tunables::for_game`]): the first tune's set with the renju tune's pruning and
     /// reduction constants.
     pub const RENJU_TUNE: Tunables = Tunables {
         rfp_margin: 44,
@@ -219,11 +224,29 @@ impl Tunables {
         ..Tunables::DEFAULT
     };
 
-    /// The constants a search under `rule` plays with by default: the renju tune's set for
-    /// freestyle, standard and renju (a match proved it in each), the first tune's set (the
-    /// macro's defaults above) for caro, where none was measured.
-    pub fn for_rule(rule: Rule) -> Tunables {
+    /// Freestyle's set on boards of up to [`SMALL_BOARD`] lines: the renju tune's with a
+    /// smaller depth term in late-move pruning (`lmp_scale` 40: at depth 5 a quiet move is
+    /// pruned after 12 moves instead of 27). Freestyle 15×15, 150 ms a move, against the
+    /// renju tune's set: +23.8 ± 26.4 Elo, 288-247-65 over 600 games (`--seed 2001`), and
+    /// +25.5 ± 26.4, 291-247-62 over 600 (`--seed 2102`). On 20×20 it lost: −8.2 ± 37.1 over
+    /// 339 games and −29.6 ± 41.7 over 271 (`--seed 2005`, `2103`); nor did standard gain
+    /// (−4.4 ± 35.7 over 316). (`selfplay --args "--search-param lmp_scale=40"
+    /// --baseline-args "" --rule R [--size 20] --tc 150/0 --games 600 --sprt 0,10 --openings
+    /// …balanced_<rule>_<S>x<S>_pos.txt --openings-order random --seed N --concurrency 1`;
+    /// docs/results.md, twentieth and twenty-first sessions.)
+    pub const FREESTYLE_SMALL_TUNE: Tunables = Tunables {
+        lmp_scale: 40,
+        ..Tunables::RENJU_TUNE
+    };
+
+    /// The constants a search under `rule` on a board whose longer side is `size` plays with
+    /// by default: the renju tune's set for freestyle, standard, renju and caro with
+    /// overlines (a match proved it in each), freestyle's own on the smaller boards, the
+    /// first tune's set (the macro's defaults above) for caro with exact fives, where none
+    /// was measured.
+    pub fn for_game(rule: Rule, size: usize) -> Tunables {
         match rule {
+            Rule::Freestyle if size <= SMALL_BOARD => Tunables::FREESTYLE_SMALL_TUNE,
             // The renju tune (`spsa --iterations 600 --pairs 3 --nodes 12000 --r-end 0.006
             // --rule 4 --tc 300/0 --openings …balanced_renju_15x15_pos.txt --openings-order
             // random --concurrency 2 --seed 2027`, 3,600 games from the first tune's set):
@@ -243,8 +266,11 @@ impl Tunables {
             // games. Against Rapfi at 0.3 s a move, level with the first set: 15×15 seeds 1, 4
             // and 2 25-151-4 (15.0 %) against 26-153-1 (14.7 %); 20×20 seeds 1–4 35-205-0
             // (14.6 %) against 36-204-0 (15.0 %) (docs/results.md, nineteenth session).
-            Rule::Freestyle | Rule::Standard | Rule::Renju => Tunables::RENJU_TUNE,
-            Rule::Caro8 | Rule::Caro9 => Tunables::DEFAULT,
+            // Caro with overlines (`Caro8`) too: +30.8 ± 24.6 Elo, 259-206-135 over 600
+            // games (the same command with `--rule 8`, freestyle's balanced openings and
+            // `--seed 2101`; LOS 99.3 %, the SPRT's LLR 1.85 at the cap).
+            Rule::Freestyle | Rule::Standard | Rule::Renju | Rule::Caro8 => Tunables::RENJU_TUNE,
+            Rule::Caro9 => Tunables::DEFAULT,
         }
     }
 }
@@ -276,7 +302,7 @@ pub struct SearchParams {
     pub narrow_qsearch: bool,
     /// The root: late quiet root moves are searched shallower first (step 8b at the root).
     pub root_reductions: bool,
-    /// The steps' constants (the rule's set once [`SearchParams::for_rule`] chose it).
+    /// The steps' constants (the game's set once [`SearchParams::for_game`] chose it).
     pub tune: Tunables,
     /// The constants set by name ([`SearchParams::with_values`]), one bit per index in
     /// [`Tunables::SPECS`]: they stay as set whatever the rule.
@@ -360,11 +386,12 @@ impl SearchParams {
         Ok(self)
     }
 
-    /// These parameters with the constants of `rule` ([`Tunables::for_rule`]), except those
-    /// set by name, which keep their values. (The search calls it with each position's rule,
-    /// so that one brain plays every rule with its own set.)
-    pub fn for_rule(mut self, rule: Rule) -> SearchParams {
-        let mut tune = Tunables::for_rule(rule);
+    /// These parameters with the constants of `rule` on a board whose longer side is `size`
+    /// ([`Tunables::for_game`]), except those set by name, which keep their values. (The
+    /// search calls it with each position's rule and size, so that one brain plays every
+    /// game with its own set.)
+    pub fn for_game(mut self, rule: Rule, size: usize) -> SearchParams {
+        let mut tune = Tunables::for_game(rule, size);
         for (i, spec) in Tunables::SPECS.iter().enumerate() {
             if self.set_by_name & (1u64 << i) != 0 {
                 let value = self.tune.get(spec.name).expect("a spec names a constant");
@@ -440,6 +467,33 @@ mod tests {
         assert_eq!(old_lmr.lmr_reduction(8, 10), 2);
     }
 
+    /// Freestyle plays its small boards' set up to [`SMALL_BOARD`] lines and the renju
+    /// tune's beyond (the sizes measured are 15 and 20); the other rules' sets do not depend
+    /// on the size.
+    #[test]
+    fn freestyle_boards_play_the_set_of_the_nearer_measured_size() {
+        for size in 5..=22 {
+            let want = if size <= SMALL_BOARD {
+                Tunables::FREESTYLE_SMALL_TUNE
+            } else {
+                Tunables::RENJU_TUNE
+            };
+            assert_eq!(Tunables::for_game(Rule::Freestyle, size), want, "{size}");
+            for rule in Rule::ALL {
+                if rule != Rule::Freestyle {
+                    assert_eq!(
+                        Tunables::for_game(rule, size),
+                        Tunables::for_game(rule, 15),
+                        "{rule:?} {size}"
+                    );
+                }
+            }
+        }
+        assert_ne!(Tunables::FREESTYLE_SMALL_TUNE, Tunables::RENJU_TUNE);
+        assert_eq!(Tunables::for_game(Rule::Freestyle, 15).lmp_scale, 40);
+        assert_eq!(Tunables::for_game(Rule::Freestyle, 20).lmp_scale, 100);
+    }
+
     /// Each rule's search plays its own set, except the constants set by name, which keep
     /// their values under every rule; choosing a rule twice changes nothing.
     #[test]
@@ -447,20 +501,20 @@ mod tests {
         let named = SearchParams::default()
             .with_values("lmp_base=7,aspiration_delta=99")
             .unwrap();
-        for rule in Rule::ALL {
-            let plain = SearchParams::default().for_rule(rule);
-            assert_eq!(plain.tune, Tunables::for_rule(rule), "{rule:?}");
-            let p = named.for_rule(rule);
-            let mut expected = Tunables::for_rule(rule);
+        for (rule, size) in Rule::ALL.into_iter().flat_map(|r| [(r, 15), (r, 20)]) {
+            let plain = SearchParams::default().for_game(rule, size);
+            assert_eq!(plain.tune, Tunables::for_game(rule, size), "{rule:?}");
+            let p = named.for_game(rule, size);
+            let mut expected = Tunables::for_game(rule, size);
             expected.lmp_base = 7;
             expected.aspiration_delta = 99;
             assert_eq!(p.tune, expected, "{rule:?}");
-            assert_eq!(p.for_rule(rule), p, "{rule:?}");
+            assert_eq!(p.for_game(rule, size), p, "{rule:?}");
             for other in Rule::ALL {
                 assert_eq!(
-                    p.for_rule(other).for_rule(rule),
+                    p.for_game(other, 20).for_game(rule, size),
                     p,
-                    "{other:?} then {rule:?}"
+                    "{other:?} then {rule:?} {size}"
                 );
             }
         }

@@ -578,7 +578,8 @@ impl Searcher {
         mut done: impl FnMut(&Iteration, u32) -> bool,
     ) -> SearchResult {
         self.board = board.clone();
-        self.params = self.params.for_rule(board.rule());
+        let size = board.width().max(board.height());
+        self.params = self.params.for_game(board.rule(), size);
         eval::prepare(&mut self.board);
         self.started = started;
         self.nodes = 0;

@@ -142,9 +142,10 @@ pub fn run_command(args: &SpsaArgs) -> Result<()> {
     let Some(rule) = Rule::parse(&args.common.rule) else {
         bail!("unknown rule {}", args.common.rule);
     };
-    let defaults = Tunables::for_rule(rule);
+    let defaults = Tunables::for_game(rule, args.common.size);
     if args.list {
-        println!("name default min max step (the defaults of rule {rule:?})");
+        let size = args.common.size;
+        println!("name default min max step (the defaults of rule {rule:?} on {size}x{size})");
         for s in Tunables::SPECS {
             let default = defaults.get(s.name).expect("a spec names a constant");
             println!("{} {default} {} {} {}", s.name, s.min, s.max, s.step);
@@ -156,7 +157,7 @@ pub fn run_command(args: &SpsaArgs) -> Result<()> {
     }
     let specs = chosen_specs(&args.tune)?;
     let start = SearchParams::default()
-        .for_rule(rule)
+        .for_game(rule, args.common.size)
         .with_values(&args.start)
         .map_err(anyhow::Error::msg)?
         .tune;
