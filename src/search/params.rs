@@ -209,8 +209,8 @@ const _: () = assert!(Tunables::SPECS.len() <= 64);
 
 impl Tunables {
     /// The renju tune's set, which freestyle (on the larger boards), standard, renju and caro
-    /// with overlines play (see [`Tunables::for_game`]): the first tune's set with the renju tune's pruning and
-    /// reduction constants.
+    /// with overlines play (see [`Tunables::for_game`]): the first tune's set with the renju
+    /// tune's pruning and reduction constants.
     pub const RENJU_TUNE: Tunables = Tunables {
         rfp_margin: 44,
         razor_margin: 202,
