@@ -24,7 +24,7 @@ pub trait WinProbe: Send {
 }
 
 /// VCT threat limit used in play (a non-four threat must give a VCF of at most this many fours).
-const PLAY_THREAT_LIMIT: u32 = 3;
+pub const PLAY_THREAT_LIMIT: u32 = 3;
 
 /// VCF then VCT for the side to move.
 pub struct ThreatProbe {

@@ -7,6 +7,14 @@
 //! one [`Record`]: the stones in play order, the result of the game and the search's value,
 //! both for the side to move.
 //!
+//! **Adjudication by the VCT solver** (`--vct-nodes N`). Before each move where neither side
+//! has a five point, the side to move's forced win by threats (VCT) is searched within `N`
+//! solver nodes; a proof ends the game as its win. The node-limited search cannot see most long forced wins, so a game of it alone goes on
+//! past a won position and its result may say the opposite; with the solver the positions before
+//! get the result that the threats decide, which is what the evaluation should learn to
+//! foresee. The proved position itself is not written (its value would be the solver's, not
+//! the search's).
+//!
 //! **Shards.** Game `g` of a run of `--games G` belongs to shard `g mod n`; its opening and
 //! symmetry depend only on the seed and `g`. So `--shard i/n` runs on n machines give, once
 //! their files are concatenated, the same positions as one run.
@@ -26,8 +34,10 @@ use std::io::Write;
 use std::time::Instant;
 
 use crate::core::{Board, Color, Rule};
+use crate::player::win_probe::PLAY_THREAT_LIMIT;
 use crate::search::value::is_mate;
 use crate::search::{SearchControl, Searcher};
+use crate::tactics::{Limits, VctSolver};
 use crate::tools::openings::Opening;
 
 /// Stones in play order.
@@ -193,7 +203,18 @@ pub struct DatagenConfig {
     pub shard: (usize, usize),
     /// Transposition table bytes of each side's search.
     pub table_bytes: u64,
+    /// Node budget of the VCT solver before each move (0: no adjudication).
+    pub vct_nodes: u64,
 }
+
+/// The adjudicating solver's table size: its VCF table holds `2^(bits − 2)` entries (2 MiB);
+/// its df-pn table grows as the proofs need, up to the solver's default bound of 2 M positions
+/// (a few hundred MiB at most, and emptied for each game).
+const ADJUDICATION_TABLE_BITS: u32 = 20;
+/// The bound on the attacker's moves handed to the adjudicating solver: none (it counts only
+/// when every move is counted, which the solver does not do by default; the node budget ends
+/// the search).
+const ADJUDICATION_MAX_THREATS: u32 = 200;
 
 /// Counters of a run, for the progress line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -212,6 +233,8 @@ pub struct DatagenProgress {
     pub white_wins: usize,
     /// See `black_wins`.
     pub draws: usize,
+    /// Games ended by a win the VCT solver proved.
+    pub vct_wins: usize,
 }
 
 /// The opening of game `g` of the run.
@@ -247,6 +270,12 @@ pub fn run(
         Searcher::new(config.table_bytes),
         Searcher::new(config.table_bytes),
     ];
+    // A threat is what it is for the players' own probe.
+    let mut adjudicator = (config.vct_nodes > 0).then(|| {
+        let mut solver = VctSolver::new(ADJUDICATION_TABLE_BITS);
+        solver.set_threat_limit(PLAY_THREAT_LIMIT);
+        solver
+    });
     for g in (index..config.games).step_by(count) {
         let opening = opening_for(config, g);
         let mut board = Board::new(config.size, config.size, config.rule)
@@ -268,6 +297,10 @@ pub fn run(
         for s in &mut searchers {
             s.clear();
         }
+        // Each game starts from empty tables, so that a shard's games are the whole run's.
+        if let Some(solver) = adjudicator.as_mut() {
+            solver.clear();
+        }
         // Positions of this game waiting for its result: stones, side to move, value.
         let mut pending: Vec<(Stones, Color, i32)> = Vec::new();
         let winner = loop {
@@ -275,6 +308,19 @@ pub fn run(
                 break None;
             }
             let me = board.side_to_move();
+            // A side with a five point plays it (or must stop it): nothing to adjudicate, and
+            // such positions are never written anyway.
+            let five_on_board = board.has_five_point(me) || board.has_five_point(me.opponent());
+            if let (Some(solver), false) = (adjudicator.as_mut(), five_on_board) {
+                let limits = Limits::nodes(config.vct_nodes);
+                if solver
+                    .solve_first_move(&mut board, ADJUDICATION_MAX_THREATS, limits)
+                    .is_win()
+                {
+                    stats.vct_wins += 1;
+                    break Some(me);
+                }
+            }
             // No clock: the node budget alone ends the search, the same on every machine.
             let mut control = SearchControl::for_millis(NO_CLOCK_MS);
             control.max_nodes = Some(config.nodes);
@@ -334,7 +380,7 @@ pub fn run(
 pub fn progress_line(p: &DatagenProgress, started: Instant) -> String {
     let secs = started.elapsed().as_secs_f64().max(1e-9);
     format!(
-        "[datagen] games {}/{}  positions {} ({:.1}/s, {} repeats left out)  black-white-draw {}-{}-{}",
+        "[datagen] games {}/{}  positions {} ({:.1}/s, {} repeats left out)  black-white-draw {}-{}-{} ({} by a proved VCT)",
         p.games,
         p.shard_games,
         p.positions,
@@ -342,7 +388,8 @@ pub fn progress_line(p: &DatagenProgress, started: Instant) -> String {
         p.duplicates,
         p.black_wins,
         p.white_wins,
-        p.draws
+        p.draws,
+        p.vct_wins
     )
 }
 
@@ -383,6 +430,9 @@ pub struct DatagenArgs {
     /// The output file (appended to), or `-` for stdout.
     #[arg(long, default_value = "-")]
     pub out: String,
+    /// Adjudicate by the VCT solver: its node budget before each move (0: off).
+    #[arg(long, default_value_t = 0)]
+    pub vct_nodes: u64,
 }
 
 /// Runs `datagen`: records to `--out`, the progress line on stderr.
@@ -421,6 +471,7 @@ pub fn run_command(args: &DatagenArgs) -> anyhow::Result<()> {
         seed: args.seed,
         shard,
         table_bytes: args.hash_mib.max(1) << 20,
+        vct_nodes: args.vct_nodes,
     };
     let mut out: Box<dyn Write> = if args.out == "-" {
         Box::new(std::io::BufWriter::new(std::io::stdout().lock()))
@@ -459,6 +510,7 @@ mod tests {
             seed: 5,
             shard,
             table_bytes: 1 << 20,
+            vct_nodes: 0,
         }
     }
 
@@ -532,6 +584,69 @@ mod tests {
         let rb = records.iter().find(|r| black(r)).unwrap().result;
         for r in &records {
             assert_eq!(r.result, if black(r) { rb } else { -rb }, "{r}");
+        }
+    }
+
+    #[test]
+    fn vct_adjudication_ends_games_where_a_win_is_proved_and_changes_nothing_before() {
+        let plain = records((0, 1));
+        let judged = DatagenConfig {
+            vct_nodes: 20_000,
+            ..config((0, 1))
+        };
+        let mut out = Vec::new();
+        let stats = run(&judged, &mut out, &mut |_| {}).unwrap();
+        assert!(stats.vct_wins > 0, "{stats:?}");
+        let lines: Vec<String> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        assert!(!lines.is_empty());
+        // The solver does not touch the players' searches: the judged games are the plain
+        // games cut short, position for position and value for value. (The run is seeded, so
+        // this holds or fails the same way every time.)
+        let positions = |ls: &[String]| -> HashSet<(Vec<(usize, usize)>, i32)> {
+            ls.iter()
+                .map(|l| {
+                    let r = Record::parse(l).unwrap();
+                    (r.stones, r.value)
+                })
+                .collect()
+        };
+        let before = positions(&plain);
+        let after = positions(&lines);
+        assert!(after.is_subset(&before));
+        assert!(after.len() < before.len());
+    }
+
+    #[test]
+    fn a_proved_vct_ends_the_game_as_the_attackers_win() {
+        // Openings where the side to move has an open three and the other side nothing:
+        // black to move in the first, white in the second.
+        let three = [(5, 7), (6, 7), (7, 7)];
+        let far = [(0, 0), (0, 2), (0, 4), (0, 6)];
+        let black_to_move: Vec<(usize, usize)> = (0..6)
+            .map(|i| if i % 2 == 0 { three[i / 2] } else { far[i / 2] })
+            .collect();
+        let white_to_move: Vec<(usize, usize)> = (0..7)
+            .map(|i| if i % 2 == 0 { far[i / 2] } else { three[i / 2] })
+            .collect();
+        for (opening, expected) in [(black_to_move, (1, 0)), (white_to_move, (0, 1))] {
+            let judged = DatagenConfig {
+                games: 1,
+                openings: OpeningSource::List(vec![Opening::new(opening)]),
+                vct_nodes: 20_000,
+                ..config((0, 1))
+            };
+            let mut out = Vec::new();
+            let stats = run(&judged, &mut out, &mut |_| {}).unwrap();
+            assert_eq!(
+                (stats.black_wins, stats.white_wins, stats.vct_wins),
+                (expected.0, expected.1, 1),
+                "{stats:?}"
+            );
+            assert!(out.is_empty(), "the proved position is not written");
         }
     }
 }

@@ -527,6 +527,7 @@ mod tests {
             seed: 11,
             shard: (0, 1),
             table_bytes: 1 << 20,
+            vct_nodes: 0,
         };
         let mut out = Vec::new();
         run(&config, &mut out, &mut |_| {}).unwrap();
