@@ -26,6 +26,11 @@ pub trait WinProbe: Send {
 /// VCT threat limit used in play (a non-four threat must give a VCF of at most this many fours).
 pub const PLAY_THREAT_LIMIT: u32 = 3;
 
+/// The bound on the attacker's moves handed to the VCT solver in play: none in practice (the
+/// solver counts it only when every move counts, which it does not by default; the clock or a
+/// node budget ends the search).
+pub const PLAY_MAX_THREATS: u32 = 200;
+
 /// VCF then VCT for the side to move.
 pub struct ThreatProbe {
     table_bytes: u64,
@@ -98,7 +103,7 @@ impl ThreatProbe {
         if vct_until.saturating_duration_since(Instant::now()) < Duration::from_millis(5) {
             return None;
         }
-        match vct.solve_first_move(board, 200, limits(vct_until)) {
+        match vct.solve_first_move(board, PLAY_MAX_THREATS, limits(vct_until)) {
             SolveOutcome::Win(line) => line.first().copied(),
             _ => None,
         }

@@ -9,11 +9,11 @@
 //!
 //! **Adjudication by the VCT solver** (`--vct-nodes N`). Before each move where neither side
 //! has a five point, the side to move's forced win by threats (VCT) is searched within `N`
-//! solver nodes; a proof ends the game as its win. The node-limited search cannot see most long forced wins, so a game of it alone goes on
-//! past a won position and its result may say the opposite; with the solver the positions before
-//! get the result that the threats decide, which is what the evaluation should learn to
-//! foresee. The proved position itself is not written (its value would be the solver's, not
-//! the search's).
+//! solver nodes; a proof ends the game as its win. The node-limited search misses most long
+//! forced wins, so without the solver a game goes on past a won position and its result may
+//! say the opposite; with it, the positions before get the result that the threats decide,
+//! which is what the evaluation should learn to foresee. The proved position itself is not
+//! written (its value would be the solver's, not the search's).
 //!
 //! **Shards.** Game `g` of a run of `--games G` belongs to shard `g mod n`; its opening and
 //! symmetry depend only on the seed and `g`. So `--shard i/n` runs on n machines give, once
@@ -34,7 +34,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use crate::core::{Board, Color, Rule};
-use crate::player::win_probe::PLAY_THREAT_LIMIT;
+use crate::player::win_probe::{PLAY_MAX_THREATS, PLAY_THREAT_LIMIT};
 use crate::search::value::is_mate;
 use crate::search::{SearchControl, Searcher};
 use crate::tactics::{Limits, VctSolver};
@@ -211,10 +211,6 @@ pub struct DatagenConfig {
 /// its df-pn table grows as the proofs need, up to the solver's default bound of 2 M positions
 /// (a few hundred MiB at most, and emptied for each game).
 const ADJUDICATION_TABLE_BITS: u32 = 20;
-/// The bound on the attacker's moves handed to the adjudicating solver: none (it counts only
-/// when every move is counted, which the solver does not do by default; the node budget ends
-/// the search).
-const ADJUDICATION_MAX_THREATS: u32 = 200;
 
 /// Counters of a run, for the progress line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -270,7 +266,8 @@ pub fn run(
         Searcher::new(config.table_bytes),
         Searcher::new(config.table_bytes),
     ];
-    // A threat is what it is for the players' own probe.
+    // A threat, and the bound on the attacker's moves, are what they are for the players'
+    // own probe.
     let mut adjudicator = (config.vct_nodes > 0).then(|| {
         let mut solver = VctSolver::new(ADJUDICATION_TABLE_BITS);
         solver.set_threat_limit(PLAY_THREAT_LIMIT);
@@ -314,7 +311,7 @@ pub fn run(
             if let (Some(solver), false) = (adjudicator.as_mut(), five_on_board) {
                 let limits = Limits::nodes(config.vct_nodes);
                 if solver
-                    .solve_first_move(&mut board, ADJUDICATION_MAX_THREATS, limits)
+                    .solve_first_move(&mut board, PLAY_MAX_THREATS, limits)
                     .is_win()
                 {
                     stats.vct_wins += 1;
@@ -646,7 +643,10 @@ mod tests {
                 (expected.0, expected.1, 1),
                 "{stats:?}"
             );
-            assert!(out.is_empty(), "the proved position is not written");
+            assert!(
+                out.is_empty(),
+                "the game ends at its opening: nothing is written"
+            );
         }
     }
 }
