@@ -615,6 +615,32 @@ impl Board {
             .map_or(self.value_sums[color.index()], |m| m.sums[color.index()])
     }
 
+    /// The pattern-code changes of the moves after the first `moves` of the history, in the
+    /// order they were made: for each (cell, colour index) whose patterns a move changed, the
+    /// pattern code it had just before (a move changes a cell's record at most once; a later
+    /// move may change it again). The stones themselves keep the code they had when played.
+    /// What an evaluation that keeps its own sums per position reads to bring them up to date
+    /// without a scan of the board.
+    pub fn code_changes_since(&self, moves: usize) -> impl Iterator<Item = (Pos, usize, u16)> + '_ {
+        let start = self
+            .move_marks
+            .get(moves)
+            .map_or(self.undo_len, |m| m.log as usize);
+        self.undo_log[start..self.undo_len]
+            .iter()
+            .map(|e| (Pos(e.pos), e.color as usize & 1, e.old.pcode()))
+    }
+
+    /// The position's hash without the side to move: equal for the same stones whoever moves
+    /// (a pass changes [`Board::hash`], not this).
+    #[inline]
+    pub fn stones_hash(&self) -> u64 {
+        match self.side_to_move {
+            Color::Black => self.hash,
+            Color::White => self.hash ^ SIDE_KEY,
+        }
+    }
+
     /// What a stone of `color` on the empty cell `p` would make (`None` on occupied cells).
     #[inline]
     pub fn threat(&self, p: Pos, color: Color) -> ThreatClass {

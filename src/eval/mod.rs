@@ -1,7 +1,7 @@
 //! Static evaluation: how good a quiet position is for the side to move.
 //!
-//! Two terms read off the rules core's incremental state in O(1), and a third over the few
-//! cells with threats:
+//! Two terms read off the rules core's incremental state in O(1), a third over the few cells
+//! with threats, and optionally a fourth, a small network:
 //!
 //! 1. **Cells.** Every empty cell has, per colour, a pattern code (the four line patterns a
 //!    stone there would make) and each code a value ([`EvalTables::cells`], per rule; black's
@@ -22,14 +22,22 @@
 //!    board's kept set of those cells per colour, on this position only (not averaged), so that
 //!    make and unmake need not re-read one colour's value when the other's class changes.
 //!
+//! 4. **Network** (version-3 weight files only, [`network`]): a hidden layer of
+//!    [`network::HIDDEN`] over the same pattern codes and threat bits, added to the three terms
+//!    above. Its sums are kept by the search along its line ([`NetStack`], [`evaluate_in`]),
+//!    not by the board. No compiled-in weight file has one yet (docs/results.md: the networks
+//!    fitted so far lost to the tables alone).
+//!
 //! **Scale.** The value is in units where `v` means a win probability of about
 //! `1 / (1 + exp(−v / 200))` for the side to move: 100 ≈ 62 %, 200 ≈ 73 %, 400 ≈ 88 %
 //! (the scale the fitted weights of the data pipeline are trained to; the hand-set weights of
 //! [`tables`] only roughly follow it). Values are clamped to ±[`EVAL_MAX`], below every mate
 //! score of the search.
 
+pub mod network;
 pub mod tables;
 
+pub use network::{NetStack, Network};
 pub use tables::{CrossTables, EvalTables};
 
 use crate::core::{Board, Color, ThreatClass};
@@ -121,15 +129,41 @@ pub fn prepare(board: &mut Board) {
 }
 
 /// The static value of `board` for the side to move (the board must have been [`prepare`]d).
+/// The network's term, if the rule's tables have one, is computed from the stones: a search
+/// asks [`evaluate_in`] instead, which keeps its sums.
 #[inline]
 pub fn evaluate(board: &Board) -> i32 {
     evaluate_with(board, EvalTables::for_rule(board.rule()))
 }
 
+/// [`evaluate`] inside a search: the network's sums are kept in `stack` along the line.
+#[inline]
+pub fn evaluate_in(board: &Board, stack: &mut NetStack) -> i32 {
+    let tables = EvalTables::for_rule(board.rule());
+    let mask = threat_mask(board);
+    let net = match &tables.network {
+        Some(net) => stack.value(net, board, mask),
+        None => 0,
+    };
+    (linear_value(board, tables, mask) + net).clamp(-EVAL_MAX, EVAL_MAX)
+}
+
 /// [`evaluate`] with `tables` instead of the rule's own (whose cell values the board must sum:
-/// only the threat and cross terms are read from `tables`). For tests and the fit's checks.
+/// only the threat and cross terms and the network are read from `tables`). For tests and the
+/// fit's checks.
 #[inline]
 pub fn evaluate_with(board: &Board, tables: &EvalTables) -> i32 {
+    let mask = threat_mask(board);
+    let net = match &tables.network {
+        Some(net) => net.value_from_scratch(board, mask),
+        None => 0,
+    };
+    (linear_value(board, tables, mask) + net).clamp(-EVAL_MAX, EVAL_MAX)
+}
+
+/// The linear terms (cells, cross term, threats), not clamped.
+#[inline]
+fn linear_value(board: &Board, tables: &EvalTables, mask: usize) -> i32 {
     let me = board.side_to_move();
     let now = board.value_sum(me) - board.value_sum(me.opponent());
     let before = board.value_sum_before_last(me) - board.value_sum_before_last(me.opponent());
@@ -140,7 +174,7 @@ pub fn evaluate_with(board: &Board, tables: &EvalTables) -> i32 {
         Some(cross) => cross_term(board, cross),
         None => 0,
     };
-    (cells + cross + tables.threats[threat_mask(board)]).clamp(-EVAL_MAX, EVAL_MAX)
+    cells + cross + tables.threats[mask]
 }
 
 /// The cross term of a version-2 weight file for the side to move, on this position only:
@@ -214,7 +248,12 @@ pub fn evaluate_from_scratch(board: &Board) -> i32 {
         Some(cross) => cross_term_from_scratch(board, cross),
         None => 0,
     };
-    (cells + cross + tables.threats[threat_mask(board)]).clamp(-EVAL_MAX, EVAL_MAX)
+    let mask = threat_mask(board);
+    let net = match &tables.network {
+        Some(net) => net.value_from_scratch(board, mask),
+        None => 0,
+    };
+    (cells + cross + tables.threats[mask] + net).clamp(-EVAL_MAX, EVAL_MAX)
 }
 
 #[cfg(test)]

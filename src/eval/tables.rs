@@ -17,8 +17,10 @@ pub struct EvalTables {
     pub cells: CellValues,
     /// Value of each threat mask for the side to move.
     pub threats: Vec<i32>,
-    /// The cross term of a version-2 weight file ([`CrossTables`]); `None` for version 1.
+    /// The cross term of a version-2 or 3 weight file ([`CrossTables`]); `None` for version 1.
     pub cross: Option<Box<CrossTables>>,
+    /// The network of a version-3 weight file ([`super::Network`]); `None` before.
+    pub network: Option<Box<super::Network>>,
 }
 
 /// How many groups the cross term sorts the threat classes into ([`CLASS_GROUP`]).
@@ -201,11 +203,11 @@ impl EvalTables {
         let mut lines = text.lines().filter(|l| !l.trim().is_empty());
         let header: Vec<&str> = lines.next().unwrap_or("").split_whitespace().collect();
         let (version, rule) = match header[..] {
-            ["tianyuan-eval", version @ ("1" | "2"), rule] => (
+            ["tianyuan-eval", version @ ("1" | "2" | "3"), rule] => (
                 version,
                 Rule::parse(rule).ok_or_else(|| format!("unknown rule {rule}"))?,
             ),
-            _ => return Err("not a tianyuan-eval 1 or 2 weight file".into()),
+            _ => return Err("not a tianyuan-eval 1, 2 or 3 weight file".into()),
         };
         let numbers = |line: Option<&str>, name: &str, count: usize| -> Result<Vec<i32>, String> {
             let line = line.ok_or_else(|| format!("missing line {name}"))?;
@@ -230,7 +232,7 @@ impl EvalTables {
                     i16::try_from(v).map_err(|_| format!("{name}: {v} out of range"))?;
             }
         }
-        let cross = if version == "2" {
+        let cross = if version != "1" {
             let mut cross = CrossTables::zero();
             for (color, name) in [(Color::Black, "cross black"), (Color::White, "cross white")] {
                 let values = numbers(lines.next(), name, NUM_PCODES * (GROUPS - 1))?;
@@ -250,12 +252,18 @@ impl EvalTables {
         } else {
             None
         };
+        let network = if version == "3" {
+            Some(Box::new(super::Network::from_lines(&mut lines)?))
+        } else {
+            None
+        };
         Ok((
             rule,
             EvalTables {
                 cells,
                 threats: threat_table(&threat_bits),
                 cross,
+                network,
             },
         ))
     }
@@ -285,6 +293,7 @@ impl EvalTables {
             cells,
             threats: threat_table(&THREAT),
             cross: None,
+            network: None,
         }
     }
 }

@@ -275,6 +275,8 @@ pub struct Searcher {
     root_all: bool,
     history: History,
     board: Board,
+    /// The evaluation network's sums along the line (unused by rules without a network).
+    net: eval::NetStack,
     nodes: u64,
     next_check: u64,
     seldepth: i32,
@@ -353,6 +355,7 @@ impl Searcher {
             root_all: false,
             history: History::default(),
             board: Board::new(15, 15, Rule::Freestyle).expect("a 15x15 board"),
+            net: eval::NetStack::new(),
             nodes: 0,
             next_check: 0,
             seldepth: 0,
@@ -581,6 +584,7 @@ impl Searcher {
         let size = board.width().max(board.height());
         self.params = self.params.for_game(board.rule(), size);
         eval::prepare(&mut self.board);
+        self.net.clear();
         self.started = started;
         self.nodes = 0;
         self.next_check = CHECK_EVERY;
@@ -890,7 +894,7 @@ impl Searcher {
             return DRAW;
         }
         if ply >= MAX_PLY {
-            return eval::evaluate(&self.board);
+            return eval::evaluate_in(&self.board, &mut self.net);
         }
         // Step 3. Mate-distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -934,7 +938,7 @@ impl Searcher {
         let opp = me.opponent();
         let static_eval = match entry {
             Some(e) => e.eval,
-            None => eval::evaluate(&self.board),
+            None => eval::evaluate_in(&self.board, &mut self.net),
         };
         self.stack[ply as usize].eval = Some(static_eval);
         let improving = ply >= 2
@@ -1205,7 +1209,7 @@ impl Searcher {
             return DRAW;
         }
         if ply >= MAX_PLY {
-            return eval::evaluate(&self.board);
+            return eval::evaluate_in(&self.board, &mut self.net);
         }
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
@@ -1269,7 +1273,8 @@ impl Searcher {
                 }
             }
         }
-        let static_eval = entry.map_or_else(|| eval::evaluate(&self.board), |e| e.eval);
+        let static_eval =
+            entry.map_or_else(|| eval::evaluate_in(&self.board, &mut self.net), |e| e.eval);
         if static_eval >= beta {
             return static_eval;
         }

@@ -15,6 +15,14 @@
 //! which is what the evaluation should learn to foresee. The proved position itself is not
 //! written (its value would be the solver's, not the search's).
 //!
+//! **Random moves** (`--random-moves P`). At each move where neither side has a five point,
+//! with probability `P` % the side to move plays a random empty cell near the stones (a legal
+//! one) instead of the search's move, and the position it was played from is not written (its
+//! result would be the random move's, not the position's). The positions after it are: a
+//! search spends most of its nodes after moves it would never play, and an evaluation fitted
+//! to good moves only has never seen such positions. The draws depend only on the seed and the
+//! game, as the openings do.
+//!
 //! **Shards.** Game `g` of a run of `--games G` belongs to shard `g mod n`; its opening and
 //! symmetry depend only on the seed and `g`. So `--shard i/n` runs on n machines give, once
 //! their files are concatenated, the same positions as one run.
@@ -39,6 +47,11 @@ use crate::search::value::is_mate;
 use crate::search::{SearchControl, Searcher};
 use crate::tactics::{Limits, VctSolver};
 use crate::tools::openings::Opening;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Mixed into a game's seed for its random moves, so that they are not its opening's draws.
+const RANDOM_MOVE_SALT: u64 = 0x5241_4E44;
 
 /// Stones in play order.
 type Stones = Vec<(usize, usize)>;
@@ -205,6 +218,8 @@ pub struct DatagenConfig {
     pub table_bytes: u64,
     /// Node budget of the VCT solver before each move (0: no adjudication).
     pub vct_nodes: u64,
+    /// Percentage of moves played at random (see the module docs).
+    pub random_moves: u32,
 }
 
 /// The adjudicating solver's table size: its VCF table holds `2^(bits − 2)` entries (2 MiB);
@@ -231,6 +246,8 @@ pub struct DatagenProgress {
     pub draws: usize,
     /// Games ended by a win the VCT solver proved.
     pub vct_wins: usize,
+    /// Moves played at random (`--random-moves`).
+    pub random_moves: u64,
 }
 
 /// The opening of game `g` of the run.
@@ -300,6 +317,7 @@ pub fn run(
         }
         // Positions of this game waiting for its result: stones, side to move, value.
         let mut pending: Vec<(Stones, Color, i32)> = Vec::new();
+        let mut rng = StdRng::seed_from_u64(mix(config.seed ^ mix(g as u64) ^ RANDOM_MOVE_SALT));
         let winner = loop {
             if board.is_full() {
                 break None;
@@ -317,6 +335,26 @@ pub fn run(
                     stats.vct_wins += 1;
                     break Some(me);
                 }
+            }
+            // A random move instead of the search's (its position is not written).
+            let draw = !five_on_board
+                && config.random_moves > 0
+                && rng.gen_range(0..100) < config.random_moves;
+            let random = if draw {
+                let near: Vec<_> = board.candidates().iter().collect();
+                (!near.is_empty())
+                    .then(|| near[rng.gen_range(0..near.len())])
+                    .filter(|&p| board.is_legal(p, me))
+            } else {
+                None
+            };
+            if let Some(p) = random {
+                board.make_move(p);
+                stats.random_moves += 1;
+                if board.last_move_wins() {
+                    break Some(me);
+                }
+                continue;
             }
             // No clock: the node budget alone ends the search, the same on every machine.
             let mut control = SearchControl::for_millis(NO_CLOCK_MS);
@@ -377,7 +415,7 @@ pub fn run(
 pub fn progress_line(p: &DatagenProgress, started: Instant) -> String {
     let secs = started.elapsed().as_secs_f64().max(1e-9);
     format!(
-        "[datagen] games {}/{}  positions {} ({:.1}/s, {} repeats left out)  black-white-draw {}-{}-{} ({} by a proved VCT)",
+        "[datagen] games {}/{}  positions {} ({:.1}/s, {} repeats left out)  black-white-draw {}-{}-{} ({} by a proved VCT)  random moves {}",
         p.games,
         p.shard_games,
         p.positions,
@@ -386,7 +424,8 @@ pub fn progress_line(p: &DatagenProgress, started: Instant) -> String {
         p.black_wins,
         p.white_wins,
         p.draws,
-        p.vct_wins
+        p.vct_wins,
+        p.random_moves
     )
 }
 
@@ -430,6 +469,9 @@ pub struct DatagenArgs {
     /// Adjudicate by the VCT solver: its node budget before each move (0: off).
     #[arg(long, default_value_t = 0)]
     pub vct_nodes: u64,
+    /// Percentage of moves played at random instead of the search's (0–100).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub random_moves: u32,
 }
 
 /// Runs `datagen`: records to `--out`, the progress line on stderr.
@@ -469,6 +511,7 @@ pub fn run_command(args: &DatagenArgs) -> anyhow::Result<()> {
         shard,
         table_bytes: args.hash_mib.max(1) << 20,
         vct_nodes: args.vct_nodes,
+        random_moves: args.random_moves,
     };
     let mut out: Box<dyn Write> = if args.out == "-" {
         Box::new(std::io::BufWriter::new(std::io::stdout().lock()))
@@ -508,6 +551,7 @@ mod tests {
             shard,
             table_bytes: 1 << 20,
             vct_nodes: 0,
+            random_moves: 0,
         }
     }
 
@@ -547,6 +591,32 @@ mod tests {
         // Each shard drops only its own repeats; the whole run drops repeats across games too.
         let set: HashSet<_> = shards.iter().cloned().collect();
         assert!(a.iter().all(|l| set.contains(l)));
+    }
+
+    /// With random moves the run is still the seed's alone, its games leave the plain run's
+    /// paths, and what it writes is still only unforced positions of legal games.
+    #[test]
+    fn random_moves_are_seeded_and_change_the_games() {
+        let mut c = config((0, 1));
+        c.random_moves = 30;
+        let play = |c: &DatagenConfig| {
+            let mut out = Vec::new();
+            let stats = run(c, &mut out, &mut |_| {}).unwrap();
+            (String::from_utf8(out).unwrap(), stats)
+        };
+        let (text, stats) = play(&c);
+        assert_eq!(text, play(&c).0, "the same run twice");
+        assert!(stats.random_moves > 0, "no random move at 30 %");
+        assert_eq!(stats.games, 4);
+        let plain = records((0, 1));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_ne!(lines, plain, "the random moves changed nothing");
+        assert!(!lines.is_empty());
+        for line in lines {
+            let board = Record::parse(line).unwrap().board().unwrap();
+            let me = board.side_to_move();
+            assert!(!board.has_five_point(me) && !board.has_five_point(me.opponent()));
+        }
     }
 
     #[test]
@@ -589,6 +659,7 @@ mod tests {
         let plain = records((0, 1));
         let judged = DatagenConfig {
             vct_nodes: 20_000,
+            random_moves: 0,
             ..config((0, 1))
         };
         let mut out = Vec::new();
@@ -634,6 +705,7 @@ mod tests {
                 games: 1,
                 openings: OpeningSource::List(vec![Opening::new(opening)]),
                 vct_nodes: 20_000,
+                random_moves: 0,
                 ..config((0, 1))
             };
             let mut out = Vec::new();

@@ -20,12 +20,24 @@
 //! its own pattern code by the other's group, the opponent's (negated) the same way, and the
 //! joint feature of both groups, counted on this position only.
 //!
+//! With `--network` the fit adds the evaluation's network ([`crate::eval::network`]) and fits
+//! it together with the linear weights (and the cross term): the hidden layer's rows per
+//! pattern code, colour and role, the threat bits' rows, the bias and the output weights, by
+//! backpropagation through the ReLU, Adam at `--network-lr`. The network starts from the
+//! built-in one if the rule has one, else from small random rows and a zero output (so the
+//! first loss is the linear weights'). A network can learn a game by heart from its other
+//! positions, so its validation split holds out whole games; and the openings' first
+//! positions recur in many games, so `--min-stones` can leave them out.
+//!
 //! The weight file: a line `tianyuan-eval 1 <rule>` (`2` with the cross term), a line
 //! `threats` with the [`THREAT_BITS`] values, then `cells black` and `cells white` lines with
 //! [`NUM_PCODES`] values each; version 2 adds `cross black` and `cross white` lines with
 //! `NUM_PCODES × 3` values (code by code, groups 1 to 3) and `joint black` and `joint white`
 //! lines with 15 values (own group × 4 + other group, from 1) ([`crate::eval::EvalTables::from_text`]
-//! reads it).
+//! reads it). Version 3 (`--network`) holds version 2's lines and then the network's: `net
+//! bias` and `net out` ([`HIDDEN`] values each), `net threats` (`THREAT_BITS × HIDDEN`) and four
+//! `net cells <mover|other> <black|white>` lines (`NUM_PCODES × HIDDEN`, code by code), the
+//! first layer in fixed point at [`NET_SCALE`].
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -35,8 +47,9 @@ use rand::SeedableRng;
 
 use crate::core::pattern::{pcode, NUM_PCODES};
 use crate::core::{Board, Color, Rule};
+use crate::eval::network::{HIDDEN, NET_SCALE, ROLES};
 use crate::eval::tables::{CLASS_GROUP, GROUPS};
-use crate::eval::{threat_mask, EvalTables, THREAT_BITS};
+use crate::eval::{threat_mask, EvalTables, Network, THREAT_BITS};
 use crate::tools::datagen::{canonical_key, Record};
 
 /// The evaluation's scale: a value `v` means a win probability of `σ(v / SCALE)`.
@@ -178,6 +191,23 @@ fn sample(record: &Record, layout: Layout, score_weight: f64) -> Result<Sample, 
     })
 }
 
+/// The number of each record's game: a record that does not extend the one before it (its
+/// stones are not the earlier record's followed by more) starts a new game.
+fn game_numbers(records: &[Record]) -> Vec<u64> {
+    let mut game = 0u64;
+    let mut prev: &[(usize, usize)] = &[];
+    records
+        .iter()
+        .map(|r| {
+            if !(r.stones.len() > prev.len() && r.stones.starts_with(prev)) {
+                game += 1;
+            }
+            prev = &r.stones;
+            game
+        })
+        .collect()
+}
+
 fn sigmoid(v: f64) -> f64 {
     1.0 / (1.0 + (-v / SCALE).exp())
 }
@@ -229,6 +259,18 @@ pub struct TuneConfig {
     /// Fit black's and white's tables apart under every rule (renju always does, and so
     /// does a fit whose built-in tables are already apart).
     pub colours_apart: bool,
+    /// Fit the evaluation's network too, with the linear weights (a version-3 weight file;
+    /// black's and white's tables apart; the validation split by game).
+    pub network: bool,
+    /// Adam's step size for the network's weights.
+    pub network_lr: f64,
+    /// Records with fewer stones are left out (the openings' first positions recur in many
+    /// games: a network learns their results by heart, which is no use to a search).
+    pub min_stones: usize,
+    /// Leave out the training positions whose target, as a value, is further than this from
+    /// the starting weights' value (with `score_weight` 1 the target is the search's value:
+    /// what it leaves out are the positions whose value is a tactic the search saw).
+    pub quiet_margin: Option<f64>,
 }
 
 /// A parameter vector for `layout` holding the threat values and cell tables of `tables`
@@ -269,17 +311,23 @@ pub fn fit(
     // stay apart: one shared table would keep only one colour's values.
     let start = EvalTables::built_in(config.rule);
     let layout = Layout {
-        per_colour: config.rule == Rule::Renju || config.colours_apart || start.colours_apart(),
-        cross: config.cross,
+        per_colour: config.rule == Rule::Renju
+            || config.colours_apart
+            || config.network
+            || start.colours_apart(),
+        // The network's file is a version 3, which holds the cross term.
+        cross: config.cross || config.network,
     };
     // Deduplicate across files and shards; split by position so that a record and its
     // symmetric images stay on the same side.
     let mut seen = HashSet::new();
-    let mut unique: Vec<&Record> = records
+    let games = game_numbers(records);
+    let (mut unique, mut unique_games): (Vec<&Record>, Vec<u64>) = records
         .iter()
-        .filter(|r| r.rule == config.rule)
-        .filter(|r| seen.insert(canonical_key(&r.stones, r.size)))
-        .collect();
+        .zip(games)
+        .filter(|(r, _)| r.rule == config.rule && r.stones.len() >= config.min_stones)
+        .filter(|(r, _)| seen.insert(canonical_key(&r.stones, r.size)))
+        .unzip();
     if unique.len() < 10 {
         return Err(format!(
             "{} records of rule {} (at least 10 needed)",
@@ -288,8 +336,35 @@ pub fn fit(
         ));
     }
     let mut rng = rand::rngs::StdRng::seed_from_u64(config.seed);
-    unique.shuffle(&mut rng);
-    let n_valid = ((unique.len() as f64 * config.validation) as usize).max(1);
+    let n_valid = if config.network {
+        // A network could learn a game by heart from its other positions: hold out whole
+        // games (consecutive records that extend each other), chosen by a hash of their
+        // number, before the deduplicated records are shuffled.
+        let every = (1.0 / config.validation.max(1e-3)).round().max(1.0) as u64;
+        let held: Vec<bool> = unique_games
+            .drain(..)
+            .map(|game| (game.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33) % every == 0)
+            .collect();
+        let (mut valid, mut train): (Vec<&Record>, Vec<&Record>) = (0..unique.len())
+            .map(|i| (held[i], unique[i]))
+            .fold((Vec::new(), Vec::new()), |(mut v, mut t), (h, r)| {
+                if h {
+                    v.push(r);
+                } else {
+                    t.push(r);
+                }
+                (v, t)
+            });
+        valid.shuffle(&mut rng);
+        train.shuffle(&mut rng);
+        let n = valid.len();
+        valid.append(&mut train);
+        unique = valid;
+        n.max(1)
+    } else {
+        unique.shuffle(&mut rng);
+        ((unique.len() as f64 * config.validation) as usize).max(1)
+    };
     let to_samples = |rs: &[&Record], augment: bool| -> Result<Vec<Sample>, String> {
         let mut out = Vec::new();
         for r in rs {
@@ -323,6 +398,41 @@ pub fn fit(
         }
     }
     let anchor = weights.clone();
+    if let Some(margin) = config.quiet_margin {
+        // Positions whose search value the starting weights miss by far hold tactics the
+        // search saw; at a leaf the quiescence search resolves those, and an evaluation fitted
+        // to them would count them twice.
+        train.retain(|s| {
+            let t = (s.target as f64).clamp(1e-6, 1.0 - 1e-6);
+            let searched = SCALE * (t / (1.0 - t)).ln();
+            let value: f64 = s
+                .features
+                .iter()
+                .map(|&(i, k)| weights[i as usize] * k as f64)
+                .sum();
+            (searched - value).abs() < margin
+        });
+    }
+    if config.network {
+        let (network, losses) = train_network(
+            start.network.as_deref(),
+            &mut weights,
+            &anchor,
+            &mut train,
+            &valid,
+            config,
+            &mut rng,
+            on_epoch,
+        );
+        let mut text = weights_text(layout, &weights, config.rule, 3);
+        text.push_str(&network.to_text());
+        return Ok(TuneOutcome {
+            weights_text: text,
+            losses,
+            sizes: (train.len(), valid.len()),
+            colours_apart: layout.per_colour,
+        });
+    }
     let mut losses = vec![(loss(&weights, &train), loss(&weights, &valid))];
     on_epoch(0, losses[0].0, losses[0].1);
 
@@ -363,7 +473,18 @@ pub fn fit(
     }
 
     let version = if layout.cross { 2 } else { 1 };
-    let mut text = format!("tianyuan-eval {version} {}\nthreats", config.rule);
+    let text = weights_text(layout, &weights, config.rule, version);
+    Ok(TuneOutcome {
+        weights_text: text,
+        losses,
+        sizes: (train.len(), valid.len()),
+        colours_apart: layout.per_colour,
+    })
+}
+
+/// The weight file's text of the linear weights (version 3 goes on with the network's lines).
+fn weights_text(layout: Layout, weights: &[f64], rule: Rule, version: u32) -> String {
+    let mut text = format!("tianyuan-eval {version} {}\nthreats", rule);
     for w in &weights[..THREAT_BITS] {
         let _ = write!(text, " {}", w.round() as i64);
     }
@@ -398,12 +519,270 @@ pub fn fit(
         }
     }
     text.push('\n');
-    Ok(TuneOutcome {
-        weights_text: text,
-        losses,
-        sizes: (train.len(), valid.len()),
-        colours_apart: layout.per_colour,
-    })
+    text
+}
+
+/// The network's weights while they are fitted, in floating point (what
+/// [`crate::eval::Network`] holds in fixed point).
+struct FloatNetwork {
+    /// The first layer's rows, `HIDDEN` weights each: the cell rows (`(role · 2 + colour) ·
+    /// NUM_PCODES + code`), then one per threat bit ([`THREAT_ROWS_START`] on).
+    rows: Vec<f32>,
+    bias: Vec<f32>,
+    out: Vec<f32>,
+}
+
+/// The first threat row of [`FloatNetwork::rows`].
+const THREAT_ROWS_START: usize = ROLES * 2 * NUM_PCODES;
+
+/// Where a sample's feature enters the network: its row in [`FloatNetwork::rows`] and its count
+/// (a cell counts for the side to move's role when its coefficient is positive), or `None` for
+/// the cross term's features, which the network does not read.
+#[inline]
+fn network_row(i: u32, k: f32) -> Option<(usize, f32)> {
+    let i = i as usize;
+    if i < THREAT_BITS {
+        Some((THREAT_ROWS_START + i, 1.0))
+    } else if i < THREAT_BITS + 2 * NUM_PCODES {
+        let role = usize::from(k < 0.0);
+        Some((role * 2 * NUM_PCODES + i - THREAT_BITS, k.abs()))
+    } else {
+        None
+    }
+}
+
+impl FloatNetwork {
+    fn new(start: Option<&Network>, rng: &mut rand::rngs::StdRng) -> FloatNetwork {
+        use rand::Rng;
+        let scale = NET_SCALE as f32;
+        match start {
+            Some(net) => FloatNetwork {
+                rows: net
+                    .cells
+                    .iter()
+                    .chain(net.threats.iter())
+                    .flatten()
+                    .map(|&w| w as f32 / scale)
+                    .collect(),
+                bias: net.bias.iter().map(|&b| b as f32 / scale).collect(),
+                out: net.out.to_vec(),
+            },
+            // Small random first-layer weights and a zero output: the fit starts from the
+            // linear weights' own loss.
+            None => FloatNetwork {
+                rows: (0..(THREAT_ROWS_START + THREAT_BITS) * HIDDEN)
+                    .map(|_| rng.gen_range(-0.05..0.05))
+                    .collect(),
+                bias: vec![0.0; HIDDEN],
+                out: vec![0.0; HIDDEN],
+            },
+        }
+    }
+
+    /// The hidden layer's inputs `z` of a sample, and the value (linear weights included).
+    fn forward(&self, linear: &[f64], s: &Sample, z: &mut [f32; HIDDEN]) -> f64 {
+        let mut value = 0.0f64;
+        z.copy_from_slice(&self.bias);
+        for &(i, k) in &s.features {
+            value += linear[i as usize] * k as f64;
+            if let Some((row, count)) = network_row(i, k) {
+                let row = &self.rows[row * HIDDEN..(row + 1) * HIDDEN];
+                for j in 0..HIDDEN {
+                    z[j] += count * row[j];
+                }
+            }
+        }
+        let hidden: f32 = self.out.iter().zip(z).map(|(&w, z)| w * z.max(0.0)).sum();
+        value + hidden as f64
+    }
+
+    fn loss(&self, linear: &[f64], samples: &[Sample]) -> f64 {
+        let mut z = [0.0; HIDDEN];
+        let total: f64 = samples
+            .iter()
+            .map(|s| {
+                let p = sigmoid(self.forward(linear, s, &mut z)).clamp(1e-9, 1.0 - 1e-9);
+                let t = s.target as f64;
+                -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+            })
+            .sum();
+        total / samples.len().max(1) as f64
+    }
+
+    /// The fixed-point network (first layer at [`NET_SCALE`]).
+    fn quantized(&self) -> Network {
+        let q = |w: f32| {
+            (w * NET_SCALE as f32)
+                .round()
+                .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+        };
+        let mut net = Network::zero();
+        let rows = net.cells.iter_mut().chain(net.threats.iter_mut());
+        for (row, w) in rows.zip(self.rows.chunks(HIDDEN)) {
+            for j in 0..HIDDEN {
+                row[j] = q(w[j]);
+            }
+        }
+        for j in 0..HIDDEN {
+            net.bias[j] = (self.bias[j] * NET_SCALE as f32).round() as i32;
+            net.out[j] = self.out[j];
+        }
+        net
+    }
+}
+
+/// Adam's moments of one parameter vector.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl Adam {
+    fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+        }
+    }
+
+    /// One step on `w[range]` with the gradient `g[range]` (averaged over `n` samples), which
+    /// is zeroed.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        w: &mut [f32],
+        g: &mut [f32],
+        range: std::ops::Range<usize>,
+        n: f64,
+        lr: f64,
+        c1: f64,
+        c2: f64,
+    ) {
+        let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
+        for i in range {
+            let gi = g[i] as f64 / n;
+            g[i] = 0.0;
+            let m = b1 * self.m[i] as f64 + (1.0 - b1) * gi;
+            let v = b2 * self.v[i] as f64 + (1.0 - b2) * gi * gi;
+            self.m[i] = m as f32;
+            self.v[i] = v as f32;
+            w[i] -= (lr * (m / c1) / ((v / c2).sqrt() + eps)) as f32;
+        }
+    }
+}
+
+/// Fits the network and the linear weights together (Adam on mini-batches; the linear
+/// weights' step size and L2 pull as in the linear fit, the network's `network_lr`).
+#[allow(clippy::too_many_arguments)]
+fn train_network(
+    start: Option<&Network>,
+    weights: &mut [f64],
+    anchor: &[f64],
+    train: &mut [Sample],
+    valid: &[Sample],
+    config: &TuneConfig,
+    rng: &mut rand::rngs::StdRng,
+    on_epoch: &mut dyn FnMut(usize, f64, f64),
+) -> (Network, Vec<(f64, f64)>) {
+    let mut net = FloatNetwork::new(start, rng);
+    let mut losses = vec![(net.loss(weights, train), net.loss(weights, valid))];
+    on_epoch(0, losses[0].0, losses[0].1);
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
+    let mut lm = vec![0.0f64; weights.len()];
+    let mut lv = vec![0.0f64; weights.len()];
+    let mut lg = vec![0.0f64; weights.len()];
+    let mut rows_grad = vec![0.0f32; net.rows.len()];
+    let mut bias_grad = vec![0.0f32; HIDDEN];
+    let mut out_grad = vec![0.0f32; HIDDEN];
+    let mut rows_adam = Adam::new(net.rows.len());
+    let (mut bias_adam, mut out_adam) = (Adam::new(HIDDEN), Adam::new(HIDDEN));
+    // The rows a batch touched (most codes are rare: only their rows take a step).
+    let mut touched = vec![false; net.rows.len() / HIDDEN];
+    let mut touched_list = Vec::new();
+    let mut z = [0.0f32; HIDDEN];
+    let mut step = 0;
+    for epoch in 1..=config.epochs {
+        train.shuffle(rng);
+        for batch in train.chunks(config.batch.max(1)) {
+            lg.iter_mut().for_each(|g| *g = 0.0);
+            for s in batch {
+                let value = net.forward(weights, s, &mut z);
+                let err = (sigmoid(value) - s.target as f64) / SCALE;
+                let e = err as f32;
+                let mut dz = [0.0f32; HIDDEN];
+                for j in 0..HIDDEN {
+                    if z[j] > 0.0 {
+                        out_grad[j] += e * z[j];
+                        dz[j] = e * net.out[j];
+                        bias_grad[j] += dz[j];
+                    }
+                }
+                for &(i, k) in &s.features {
+                    lg[i as usize] += err * k as f64;
+                    if let Some((row, count)) = network_row(i, k) {
+                        if !touched[row] {
+                            touched[row] = true;
+                            touched_list.push(row);
+                        }
+                        let g = &mut rows_grad[row * HIDDEN..(row + 1) * HIDDEN];
+                        for j in 0..HIDDEN {
+                            g[j] += count * dz[j];
+                        }
+                    }
+                }
+            }
+            step += 1;
+            let n = batch.len() as f64;
+            let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
+            for i in 0..weights.len() {
+                let g = lg[i] / n + config.l2 * (weights[i] - anchor[i]);
+                lm[i] = b1 * lm[i] + (1.0 - b1) * g;
+                lv[i] = b2 * lv[i] + (1.0 - b2) * g * g;
+                weights[i] -= config.learning_rate * (lm[i] / c1) / ((lv[i] / c2).sqrt() + eps);
+            }
+            let lr = config.network_lr;
+            for r in touched_list.drain(..) {
+                touched[r] = false;
+                let range = r * HIDDEN..(r + 1) * HIDDEN;
+                rows_adam.step(&mut net.rows, &mut rows_grad, range, n, lr, c1, c2);
+            }
+            bias_adam.step(&mut net.bias, &mut bias_grad, 0..HIDDEN, n, lr, c1, c2);
+            out_adam.step(&mut net.out, &mut out_grad, 0..HIDDEN, n, lr, c1, c2);
+        }
+        let l = (net.loss(weights, train), net.loss(weights, valid));
+        on_epoch(epoch, l.0, l.1);
+        losses.push(l);
+    }
+    // The kept sums are 16-bit: the largest sum of one colour and role over the training
+    // positions (this position's and the one's before the last stone averaged, as the
+    // features count them), in fixed point, must stay well below `i16::MAX`.
+    let mut largest = 0.0f32;
+    for s in train.iter() {
+        let mut sums = [[0.0f32; HIDDEN]; 4];
+        for &(i, k) in &s.features {
+            match network_row(i, k) {
+                Some((row, count)) if row < THREAT_ROWS_START => {
+                    let weights = &net.rows[row * HIDDEN..(row + 1) * HIDDEN];
+                    for (sum, w) in sums[row / NUM_PCODES].iter_mut().zip(weights) {
+                        *sum += count * w;
+                    }
+                }
+                _ => {}
+            }
+        }
+        largest = sums.iter().flatten().fold(largest, |m, &v| m.max(v.abs()));
+    }
+    println!(
+        "largest kept sum over the training positions: {:.0} in fixed point",
+        largest * NET_SCALE as f32
+    );
+    let quantized = net.quantized();
+    let rounded = FloatNetwork::new(Some(&quantized), rng);
+    println!(
+        "validation loss with the network in fixed point: {:.5}",
+        rounded.loss(weights, valid)
+    );
+    (quantized, losses)
 }
 
 /// Arguments of `tune`.
@@ -447,6 +826,21 @@ pub struct TuneArgs {
     /// second's shapes may be worth different amounts in freestyle too).
     #[arg(long)]
     pub colours_apart: bool,
+    /// Fit the evaluation's network too (see [`crate::eval::network`]), with the linear
+    /// weights and the cross term: a version-3 weight file. The validation split holds out
+    /// whole games.
+    #[arg(long)]
+    pub network: bool,
+    /// Adam's step size for the network's weights.
+    #[arg(long, default_value_t = 0.002)]
+    pub network_lr: f64,
+    /// Leave out the records with fewer stones than this.
+    #[arg(long, default_value_t = 0)]
+    pub min_stones: usize,
+    /// Leave out the training positions whose target (with `--score-weight 1`, the search's
+    /// value) differs from the starting weights' value by this much or more.
+    #[arg(long)]
+    pub quiet_margin: Option<f64>,
     /// The weight file to write.
     #[arg(long)]
     pub out: std::path::PathBuf,
@@ -483,6 +877,10 @@ pub fn run_command(args: &TuneArgs) -> anyhow::Result<()> {
         seed: args.seed,
         cross: args.cross,
         colours_apart: args.colours_apart,
+        network: args.network,
+        network_lr: args.network_lr,
+        min_stones: args.min_stones,
+        quiet_margin: args.quiet_margin,
     };
     let outcome = fit(&records, &config, &mut |epoch, train, valid| {
         println!(
@@ -528,6 +926,7 @@ mod tests {
             shard: (0, 1),
             table_bytes: 1 << 20,
             vct_nodes: 0,
+            random_moves: 0,
         };
         let mut out = Vec::new();
         run(&config, &mut out, &mut |_| {}).unwrap();
@@ -560,6 +959,10 @@ mod tests {
             seed: 3,
             cross: false,
             colours_apart: false,
+            network: false,
+            network_lr: 0.002,
+            min_stones: 0,
+            quiet_margin: None,
         }
     }
 
@@ -584,6 +987,67 @@ mod tests {
         assert_eq!(cross.cells[0], cross.cells[1], "one table for both colours");
         let (last, first) = (out.losses[2].0, out.losses[0].0);
         assert!(last < first, "training loss {first} -> {last}");
+    }
+
+    /// A fit with the network writes a version-3 file that reads back with a network, its
+    /// training loss falls, and the evaluation's network term of a record is the fit's own
+    /// (the trainer's float forward pass over the file's fixed-point weights), to its rounding.
+    #[test]
+    fn a_network_fit_writes_a_version_3_file_the_evaluation_reads_alike() {
+        let mut c = config(3);
+        c.network = true;
+        c.learning_rate = 0.03;
+        c.network_lr = 0.01;
+        let recs = records(4);
+        let out = fit(&recs, &c, &mut |_, _, _| {}).unwrap();
+        assert!(out.weights_text.starts_with("tianyuan-eval 3 freestyle"));
+        let (last, first) = (out.losses[3].0, out.losses[0].0);
+        assert!(last < first, "training loss {first} -> {last}");
+        let (_, tables) = EvalTables::from_text(&out.weights_text).unwrap();
+        let net = tables.network.as_deref().expect("a network");
+        assert!(
+            tables.cross.is_some(),
+            "a version-3 file holds the cross term"
+        );
+        let mut plain_tables = EvalTables::from_text(&out.weights_text).unwrap().1;
+        plain_tables.network = None;
+        let layout = Layout {
+            per_colour: true,
+            cross: true,
+        };
+        let float = FloatNetwork::new(Some(net), &mut rand::rngs::StdRng::seed_from_u64(0));
+        let zero = vec![0.0; layout.len()];
+        let mut felt = 0;
+        for r in recs.iter().take(60) {
+            let mut board = r.board().unwrap();
+            crate::eval::prepare(&mut board);
+            let with_net = crate::eval::evaluate_with(&board, &tables) as f64;
+            let term = with_net - crate::eval::evaluate_with(&board, &plain_tables) as f64;
+            let mut z = [0.0; HIDDEN];
+            let expected = float.forward(&zero, &sample(r, layout, 0.0).unwrap(), &mut z);
+            assert!(
+                (term - expected).abs() <= 1.0,
+                "{r}: evaluation {term}, fit {expected}"
+            );
+            felt += usize::from(term.abs() >= 1.0);
+        }
+        assert!(felt > 30, "the network is rarely felt: {felt} of 60");
+    }
+
+    /// The quiet margin leaves out the training positions whose search value the starting
+    /// weights miss by more than it, and no validation position.
+    #[test]
+    fn the_quiet_margin_leaves_out_the_positions_the_weights_miss() {
+        let recs = records(3);
+        let mut c = config(0);
+        c.score_weight = 1.0;
+        let all = fit(&recs, &c, &mut |_, _, _| {}).unwrap().sizes;
+        c.quiet_margin = Some(100.0);
+        let quiet = fit(&recs, &c, &mut |_, _, _| {}).unwrap().sizes;
+        assert!(quiet.0 < all.0 && quiet.0 > 0, "{quiet:?} of {all:?}");
+        assert_eq!(quiet.1, all.1);
+        c.quiet_margin = Some(1e9);
+        assert_eq!(fit(&recs, &c, &mut |_, _, _| {}).unwrap().sizes, all);
     }
 
     /// With the colours apart, a standard fit moves black's and white's tables apart (they
@@ -666,6 +1130,7 @@ mod tests {
                 cells: hand.cells.clone(),
                 threats: hand.threats.clone(),
                 cross: None,
+                network: None,
             };
             for r in recs.iter().take(50) {
                 let v = fitted(r, layout, &weights);
@@ -714,6 +1179,7 @@ mod tests {
                 cells: hand.cells.clone(),
                 threats: hand.threats.clone(),
                 cross: Some(Box::new(cross)),
+                network: None,
             };
             let mut crossed = 0;
             for r in recs.iter().take(50) {
