@@ -25,8 +25,8 @@
 //! 4. **Network** (version-3 weight files only, [`network`]): a hidden layer of
 //!    [`network::HIDDEN`] over the same pattern codes and threat bits, added to the three terms
 //!    above. Its sums are kept by the search along its line ([`NetStack`], [`evaluate_in`]),
-//!    not by the board. No compiled-in weight file has one yet (docs/results.md: the networks
-//!    fitted so far lost to the tables alone).
+//!    not by the board. No compiled-in weight file has one yet (docs/results.md: none fitted
+//!    so far has beaten the tables alone in play at a real time control).
 //!
 //! **Scale.** The value is in units where `v` means a win probability of about
 //! `1 / (1 + exp(−v / 200))` for the side to move: 100 ≈ 62 %, 200 ≈ 73 %, 400 ≈ 88 %
@@ -136,7 +136,8 @@ pub fn evaluate(board: &Board) -> i32 {
     evaluate_with(board, EvalTables::for_rule(board.rule()))
 }
 
-/// [`evaluate`] inside a search: the network's sums are kept in `stack` along the line.
+/// [`evaluate`] inside a search: the network's sums are kept in `stack` along the line (the
+/// stack knows positions by their stones alone: clear it for a new root, rule or network).
 #[inline]
 pub fn evaluate_in(board: &Board, stack: &mut NetStack) -> i32 {
     let tables = EvalTables::for_rule(board.rule());

@@ -36,8 +36,9 @@ pub const HIDDEN: usize = 32;
 /// Fixed-point scale of the first layer's weights and bias (a weight `w` is stored as
 /// `round(w · NET_SCALE)`). The sums are kept in 16 bits (eight lanes to an SSE2 add), so the
 /// scale is small: the fitted freestyle network's largest sum over the data is far below
-/// `i16::MAX` at this scale (`tune` prints it), and the adds wrap, so that a sum that fits is
-/// exact whatever the order of the adds.
+/// `i16::MAX` at this scale (`tune` prints it, and refuses a network whose sums could reach
+/// it on boards of twice the cells), and the adds wrap, so that a sum that fits is exact
+/// whatever the order of the adds.
 pub const NET_SCALE: i32 = 64;
 
 /// Roles of a colour: the side to move's (0) or the other side's (1).
@@ -253,7 +254,9 @@ struct Entry {
 }
 
 /// The sums of the positions on a search's line from the root, brought up to date when a
-/// value is asked for (see the module docs).
+/// value is asked for (see the module docs). Positions are known by their stones alone, not
+/// by the rule, the board's size or the network: a search clears the stack for each root
+/// ([`NetStack::clear`]).
 pub struct NetStack {
     /// By number of stones played (the board's history length).
     entries: Vec<Entry>,
@@ -484,7 +487,7 @@ mod tests {
         let text = net.to_text();
         let read = Network::from_lines(&mut text.lines()).unwrap();
         assert!(read == net);
-        // A line too short is an error, not a network.
+        // A line with a value too many is an error, not a network.
         let cut = text.replacen("net bias ", "net bias 1 ", 1);
         assert!(Network::from_lines(&mut cut.lines()).is_err());
     }

@@ -16,9 +16,11 @@
 //! written (its value would be the solver's, not the search's).
 //!
 //! **Random moves** (`--random-moves P`). At each move where neither side has a five point,
-//! with probability `P` % the side to move plays a random empty cell near the stones (a legal
-//! one) instead of the search's move, and the position it was played from is not written (its
-//! result would be the random move's, not the position's). The positions after it are: a
+//! with probability `P` % the side to move plays a random empty cell near the stones instead
+//! of the search's move (the search's move if the cell drawn is a renju foul), and the
+//! position it was played from is not written (its result would be the random move's, not the
+//! position's; the positions before it keep the game's result, so fit such sets to the
+//! search's values, `tune --score-weight 1`). The positions after it are: a
 //! search spends most of its nodes after moves it would never play, and an evaluation fitted
 //! to good moves only has never seen such positions. The draws depend only on the seed and the
 //! game, as the openings do.

@@ -27,7 +27,11 @@
 //! built-in one if the rule has one, else from small random rows and a zero output (so the
 //! first loss is the linear weights'). A network can learn a game by heart from its other
 //! positions, so its validation split holds out whole games; and the openings' first
-//! positions recur in many games, so `--min-stones` can leave them out.
+//! positions recur in many games, so `--min-stones` can leave them out. With the search's
+//! values as targets (`--score-weight 1`), `--quiet-margin M` leaves out the training
+//! positions whose value the starting weights miss by M or more: there the value is a tactic
+//! the search saw, which at a leaf the quiescence search resolves, and a network fitted to it
+//! would count it twice (docs/results.md, twenty-third session).
 //!
 //! The weight file: a line `tianyuan-eval 1 <rule>` (`2` with the cross term), a line
 //! `threats` with the [`THREAT_BITS`] values, then `cells black` and `cells white` lines with
@@ -267,7 +271,7 @@ pub struct TuneConfig {
     /// Records with fewer stones are left out (the openings' first positions recur in many
     /// games: a network learns their results by heart, which is no use to a search).
     pub min_stones: usize,
-    /// Leave out the training positions whose target, as a value, is further than this from
+    /// Leave out the training positions whose target, as a value, is this far or further from
     /// the starting weights' value (with `score_weight` 1 the target is the search's value:
     /// what it leaves out are the positions whose value is a tactic the search saw).
     pub quiet_margin: Option<f64>,
@@ -399,6 +403,11 @@ pub fn fit(
     }
     let anchor = weights.clone();
     if let Some(margin) = config.quiet_margin {
+        if config.score_weight != 1.0 {
+            return Err(
+                "--quiet-margin compares the search's value: it needs --score-weight 1".into(),
+            );
+        }
         // Positions whose search value the starting weights miss by far hold tactics the
         // search saw; at a leaf the quiescence search resolves those, and an evaluation fitted
         // to them would count them twice.
@@ -423,7 +432,7 @@ pub fn fit(
             config,
             &mut rng,
             on_epoch,
-        );
+        )?;
         let mut text = weights_text(layout, &weights, config.rule, 3);
         text.push_str(&network.to_text());
         return Ok(TuneOutcome {
@@ -683,7 +692,7 @@ fn train_network(
     config: &TuneConfig,
     rng: &mut rand::rngs::StdRng,
     on_epoch: &mut dyn FnMut(usize, f64, f64),
-) -> (Network, Vec<(f64, f64)>) {
+) -> Result<(Network, Vec<(f64, f64)>), String> {
     let mut net = FloatNetwork::new(start, rng);
     let mut losses = vec![(net.loss(weights, train), net.loss(weights, valid))];
     on_epoch(0, losses[0].0, losses[0].1);
@@ -772,17 +781,22 @@ fn train_network(
         }
         largest = sums.iter().flatten().fold(largest, |m, &v| m.max(v.abs()));
     }
-    println!(
-        "largest kept sum over the training positions: {:.0} in fixed point",
-        largest * NET_SCALE as f32
-    );
+    let largest = largest * NET_SCALE as f32;
+    println!("largest kept sum over the training positions: {largest:.0} in fixed point");
+    // Boards of up to twice the training boards' cells (22×22 against 15×15) could double it,
+    // and a 16-bit sum that overflows wraps without a sound.
+    if 2.0 * largest >= i16::MAX as f32 {
+        return Err(format!(
+            "the network's sums (up to {largest:.0}) would not fit in 16 bits on the largest boards"
+        ));
+    }
     let quantized = net.quantized();
     let rounded = FloatNetwork::new(Some(&quantized), rng);
     println!(
         "validation loss with the network in fixed point: {:.5}",
         rounded.loss(weights, valid)
     );
-    (quantized, losses)
+    Ok((quantized, losses))
 }
 
 /// Arguments of `tune`.
@@ -1035,7 +1049,8 @@ mod tests {
     }
 
     /// The quiet margin leaves out the training positions whose search value the starting
-    /// weights miss by more than it, and no validation position.
+    /// weights miss by it or more, and no validation position; it wants search values as
+    /// targets.
     #[test]
     fn the_quiet_margin_leaves_out_the_positions_the_weights_miss() {
         let recs = records(3);
@@ -1048,6 +1063,27 @@ mod tests {
         assert_eq!(quiet.1, all.1);
         c.quiet_margin = Some(1e9);
         assert_eq!(fit(&recs, &c, &mut |_, _, _| {}).unwrap().sizes, all);
+        // Game results are no values to compare with.
+        c.score_weight = 0.5;
+        assert!(fit(&recs, &c, &mut |_, _, _| {}).is_err());
+    }
+
+    /// Records that extend the one before are one game; a record that does not starts the
+    /// next (the network fit's validation holds out whole games).
+    #[test]
+    fn games_are_told_apart_by_their_records() {
+        let recs: Vec<Record> = [
+            "0 15 hhih 1 0",
+            "0 15 hhihgi -1 0",
+            "0 15 hhihgigj 1 0",
+            "0 15 hhij 1 0",
+            "0 15 hhijgi -1 0",
+            "0 15 hh 1 0",
+        ]
+        .iter()
+        .map(|l| Record::parse(l).unwrap())
+        .collect();
+        assert_eq!(game_numbers(&recs), vec![0, 0, 0, 1, 1, 2]);
     }
 
     /// With the colours apart, a standard fit moves black's and white's tables apart (they
