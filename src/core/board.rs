@@ -1157,11 +1157,10 @@ impl std::fmt::Debug for Board {
     }
 }
 
-#[cfg(test)]
 impl Board {
-    /// A random empty cell near the stones (any empty cell on an empty board), for tests that
-    /// play random games.
-    pub(crate) fn random_near_cell(&self, rng: &mut impl rand::Rng) -> Pos {
+    /// A random empty cell near the stones (any empty cell on an empty board): for tests that
+    /// play random games, and `datagen --random-moves`. Not checked for legality.
+    pub fn random_near_cell(&self, rng: &mut impl rand::Rng) -> Pos {
         let near: Vec<Pos> = self.candidates().iter().collect();
         let pool: Vec<Pos> = if near.is_empty() {
             self.empty_cells().iter().collect()
@@ -1170,7 +1169,10 @@ impl Board {
         };
         pool[rng.gen_range(0..pool.len())]
     }
+}
 
+#[cfg(test)]
+impl Board {
     /// A 15×15 board after a random number of random moves near the stones (in `moves`),
     /// stopped before a move that wins.
     pub(crate) fn random_middle_game(

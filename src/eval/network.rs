@@ -324,7 +324,8 @@ impl NetStack {
             key ^= STONE_KEYS[colour.index()][p.index()];
             base -= 1;
         }
-        let sums = if self.entries[base].key == tag(key) && base < n {
+        // (`base < n`: the position itself was checked above.)
+        let sums = if self.entries[base].key == tag(key) {
             let mut sums = self.entries[base].sums;
             self.apply_moves_since(net, board, base, &mut sums);
             sums

@@ -342,14 +342,9 @@ pub fn run(
             let draw = !five_on_board
                 && config.random_moves > 0
                 && rng.gen_range(0..100) < config.random_moves;
-            let random = if draw {
-                let near: Vec<_> = board.candidates().iter().collect();
-                (!near.is_empty())
-                    .then(|| near[rng.gen_range(0..near.len())])
-                    .filter(|&p| board.is_legal(p, me))
-            } else {
-                None
-            };
+            let random = draw
+                .then(|| board.random_near_cell(&mut rng))
+                .filter(|&p| board.is_legal(p, me));
             if let Some(p) = random {
                 board.make_move(p);
                 stats.random_moves += 1;

@@ -212,6 +212,13 @@ fn game_numbers(records: &[Record]) -> Vec<u64> {
         .collect()
 }
 
+/// The cross-entropy of the prediction `σ(value)` against the target probability.
+fn cross_entropy(value: f64, target: f32) -> f64 {
+    let p = sigmoid(value).clamp(1e-9, 1.0 - 1e-9);
+    let t = target as f64;
+    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+}
+
 fn sigmoid(v: f64) -> f64 {
     1.0 / (1.0 + (-v / SCALE).exp())
 }
@@ -229,9 +236,7 @@ fn loss(weights: &[f64], samples: &[Sample]) -> f64 {
                 .iter()
                 .map(|&(i, k)| weights[i as usize] * k as f64)
                 .sum();
-            let p = sigmoid(v).clamp(1e-9, 1.0 - 1e-9);
-            let t = s.target as f64;
-            -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+            cross_entropy(v, s.target)
         })
         .sum();
     total / samples.len() as f64
@@ -445,9 +450,7 @@ pub fn fit(
     let mut losses = vec![(loss(&weights, &train), loss(&weights, &valid))];
     on_epoch(0, losses[0].0, losses[0].1);
 
-    let (beta1, beta2, eps) = (0.9, 0.999, 1e-8);
-    let mut m = vec![0.0f64; weights.len()];
-    let mut v = vec![0.0f64; weights.len()];
+    let mut linear = LinearAdam::new(weights.len());
     let mut grad = vec![0.0f64; weights.len()];
     let mut step = 0i32;
     for epoch in 1..=config.epochs {
@@ -466,15 +469,14 @@ pub fn fit(
                 }
             }
             step += 1;
-            let n = batch.len() as f64;
-            for i in 0..weights.len() {
-                let g = grad[i] / n + config.l2 * (weights[i] - anchor[i]);
-                m[i] = beta1 * m[i] + (1.0 - beta1) * g;
-                v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
-                let m_hat = m[i] / (1.0 - beta1.powi(step));
-                let v_hat = v[i] / (1.0 - beta2.powi(step));
-                weights[i] -= config.learning_rate * m_hat / (v_hat.sqrt() + eps);
-            }
+            linear.step(
+                &mut weights,
+                &grad,
+                anchor.as_slice(),
+                batch.len(),
+                config,
+                step,
+            );
         }
         let l = (loss(&weights, &train), loss(&weights, &valid));
         on_epoch(epoch, l.0, l.1);
@@ -609,11 +611,7 @@ impl FloatNetwork {
         let mut z = [0.0; HIDDEN];
         let total: f64 = samples
             .iter()
-            .map(|s| {
-                let p = sigmoid(self.forward(linear, s, &mut z)).clamp(1e-9, 1.0 - 1e-9);
-                let t = s.target as f64;
-                -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
-            })
+            .map(|s| cross_entropy(self.forward(linear, s, &mut z), s.target))
             .sum();
         total / samples.len().max(1) as f64
     }
@@ -640,7 +638,52 @@ impl FloatNetwork {
     }
 }
 
-/// Adam's moments of one parameter vector.
+/// Adam's decay rates and its guard against a zero second moment (every fit's).
+const ADAM_BETA1: f64 = 0.9;
+/// See [`ADAM_BETA1`].
+const ADAM_BETA2: f64 = 0.999;
+/// See [`ADAM_BETA1`].
+const ADAM_EPS: f64 = 1e-8;
+
+/// Adam's moments of the linear weights, with the L2 pull towards the starting weights.
+struct LinearAdam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+}
+
+impl LinearAdam {
+    fn new(n: usize) -> LinearAdam {
+        LinearAdam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+        }
+    }
+
+    /// Step number `step` (from 1) on `weights` with the gradient `grad` summed over a batch
+    /// of `n` samples.
+    fn step(
+        &mut self,
+        weights: &mut [f64],
+        grad: &[f64],
+        anchor: &[f64],
+        n: usize,
+        config: &TuneConfig,
+        step: i32,
+    ) {
+        let (beta1, beta2) = (ADAM_BETA1, ADAM_BETA2);
+        let n = n as f64;
+        for i in 0..weights.len() {
+            let g = grad[i] / n + config.l2 * (weights[i] - anchor[i]);
+            self.m[i] = beta1 * self.m[i] + (1.0 - beta1) * g;
+            self.v[i] = beta2 * self.v[i] + (1.0 - beta2) * g * g;
+            let m_hat = self.m[i] / (1.0 - beta1.powi(step));
+            let v_hat = self.v[i] / (1.0 - beta2.powi(step));
+            weights[i] -= config.learning_rate * m_hat / (v_hat.sqrt() + ADAM_EPS);
+        }
+    }
+}
+
+/// Adam's moments of one parameter vector of the network (f32, sparse rows).
 struct Adam {
     m: Vec<f32>,
     v: Vec<f32>,
@@ -667,7 +710,7 @@ impl Adam {
         c1: f64,
         c2: f64,
     ) {
-        let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
+        let (b1, b2, eps) = (ADAM_BETA1, ADAM_BETA2, ADAM_EPS);
         for i in range {
             let gi = g[i] as f64 / n;
             g[i] = 0.0;
@@ -696,9 +739,8 @@ fn train_network(
     let mut net = FloatNetwork::new(start, rng);
     let mut losses = vec![(net.loss(weights, train), net.loss(weights, valid))];
     on_epoch(0, losses[0].0, losses[0].1);
-    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
-    let mut lm = vec![0.0f64; weights.len()];
-    let mut lv = vec![0.0f64; weights.len()];
+    let (b1, b2) = (ADAM_BETA1, ADAM_BETA2);
+    let mut linear = LinearAdam::new(weights.len());
     let mut lg = vec![0.0f64; weights.len()];
     let mut rows_grad = vec![0.0f32; net.rows.len()];
     let mut bias_grad = vec![0.0f32; HIDDEN];
@@ -743,12 +785,7 @@ fn train_network(
             step += 1;
             let n = batch.len() as f64;
             let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
-            for i in 0..weights.len() {
-                let g = lg[i] / n + config.l2 * (weights[i] - anchor[i]);
-                lm[i] = b1 * lm[i] + (1.0 - b1) * g;
-                lv[i] = b2 * lv[i] + (1.0 - b2) * g * g;
-                weights[i] -= config.learning_rate * (lm[i] / c1) / ((lv[i] / c2).sqrt() + eps);
-            }
+            linear.step(weights, &lg, anchor, batch.len(), config, step);
             let lr = config.network_lr;
             for r in touched_list.drain(..) {
                 touched[r] = false;
