@@ -69,6 +69,8 @@ fn end_during_a_search_exits_without_a_move() {
     let status = b.wait_exit(secs(2)).expect("exit within 2 s");
     assert!(status.success());
     assert!(t.elapsed() < secs(2));
+    // A progress line may have been written between the last read and END; no move may.
+    b.expect_only_progress();
     b.finish();
 }
 

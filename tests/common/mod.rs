@@ -171,6 +171,21 @@ impl Brain {
         }
     }
 
+    /// Reads every line the brain has written so far (after a short pause for the reader
+    /// threads); each must be progress (`MESSAGE …` and the like), never a move or an answer.
+    /// For a brain that was stopped mid-search: progress lines printed before the stop reached
+    /// it are legitimate, a move is not.
+    pub fn expect_only_progress(&mut self) {
+        thread::sleep(Duration::from_millis(20));
+        while let Ok(r) = self.lines.try_recv() {
+            assert!(
+                tianyuan::protocol::fixture::is_ignorable_reply(&r.text),
+                "unexpected reply {:?} after the stop",
+                r.text
+            );
+        }
+    }
+
     /// A search is running: for `d`, nothing but its progress (`MESSAGE` lines) may arrive.
     pub fn expect_thinking(&mut self, d: Duration) {
         let until = Instant::now() + d;
