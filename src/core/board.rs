@@ -539,9 +539,16 @@ impl Board {
     /// is the square of side `2 * radius + 1`).
     #[inline]
     pub fn candidates(&self) -> CellSet {
+        self.candidates_within(self.radius)
+    }
+
+    /// Empty cells within `radius` (1..=5, clamped) of some stone: [`Board::candidates`] with
+    /// another radius (the search chooses its own).
+    #[inline]
+    pub fn candidates_within(&self, radius: usize) -> CellSet {
         // A stone is at least `BORDER` (>= radius) cells from its row's ends: no spill.
         self.stones
-            .dilate(self.radius, STRIDE)
+            .dilate(radius.clamp(1, BORDER), STRIDE)
             .and(&self.empty_cells)
     }
 
@@ -1410,5 +1417,13 @@ mod tests {
         assert_eq!(b.candidates().len(), 8 + 24);
         b.undo();
         assert_eq!(b.candidates().len(), 8);
+        // Another radius on the same stones: the 4×4 corner square minus the stone, then with
+        // the 7×7 square around the centre stone.
+        assert_eq!(b.candidates_within(3).len(), 15);
+        b.try_play(7, 7).unwrap();
+        assert_eq!(b.candidates_within(3).len(), 15 + 48);
+        assert_eq!(b.candidates_within(2), b.candidates());
+        // Radii beyond the border's width are clamped (no cell off the board).
+        assert_eq!(b.candidates_within(9), b.candidates_within(5));
     }
 }

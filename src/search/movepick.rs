@@ -106,7 +106,7 @@ impl MovePicker {
     /// The moves of the side to move of `board`, staged and scored.
     pub fn new(board: &mut Board, hints: &OrderHints) -> MovePicker {
         let me = board.side_to_move();
-        let (stage, cells) = stage_cells(board);
+        let (stage, cells) = stage_cells(board, hints.tune.cand_radius as usize);
         let classes = ClassScores::new(hints.tune);
         let mut moves = SmallVec::new();
         for p in cells {
@@ -253,7 +253,7 @@ impl Iterator for StageCells {
 
 /// The stage of the side to move's moves and the cells it lists (legality not yet checked;
 /// the candidates of the last stage iterated from their set, not collected).
-fn stage_cells(board: &mut Board) -> (Stage, StageCells) {
+fn stage_cells(board: &mut Board, radius: usize) -> (Stage, StageCells) {
     let me = board.side_to_move();
     let opp = me.opponent();
     if board.has_five_point(opp) {
@@ -276,12 +276,16 @@ fn stage_cells(board: &mut Board) -> (Stage, StageCells) {
             }
         }
     }
-    (Stage::All, StageCells::Set(candidates(board).iter()))
+    (
+        Stage::All,
+        StageCells::Set(candidates(board, radius).iter()),
+    )
 }
 
-/// The empty cells near the stones, and farther cells where either side makes a three or more.
-pub fn candidates(board: &Board) -> CellSet {
-    let mut cells = board.candidates();
+/// The empty cells within `radius` of the stones, and farther cells where either side makes a
+/// three or more.
+pub fn candidates(board: &Board, radius: usize) -> CellSet {
+    let mut cells = board.candidates_within(radius);
     for c in Color::BOTH {
         for class in [
             ThreatClass::Flex3,
@@ -414,6 +418,32 @@ mod tests {
             ThreatClass::Flex4,
         ] {
             assert!(attack(class, &base) > tunable_max, "{class:?}");
+        }
+    }
+
+    /// The last stage lists the cells within the tuned radius of a stone, nothing farther.
+    #[test]
+    fn the_last_stage_follows_the_candidate_radius() {
+        let h = History::default();
+        for radius in [1, 2, 3] {
+            let mut b = Board::from_pos_string(15, 15, Rule::Freestyle, "h8").unwrap();
+            let tune = Tunables {
+                cand_radius: radius,
+                ..Tunables::DEFAULT
+            };
+            let hints = OrderHints {
+                tune: &tune,
+                ..hints(&h)
+            };
+            let mut mp = MovePicker::new(&mut b, &hints);
+            let moves = mp.drain(&mut b);
+            assert_eq!(mp.stage, Stage::All);
+            let side = 2 * radius as usize + 1;
+            assert_eq!(moves.len(), side * side - 1, "radius {radius}");
+            assert!(moves
+                .iter()
+                .all(|p| p.x().abs_diff(7) <= radius as usize
+                    && p.y().abs_diff(7) <= radius as usize));
         }
     }
 

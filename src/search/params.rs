@@ -198,6 +198,10 @@ tunables! {
     /// move at an inner node. (0 against 1: −4.0 ± 40.9 Elo over 263 games at 12,000 nodes
     /// a move, freestyle.)
     root_lmr_less = 1 in 0..=4 step 1;
+    /// Step 8: the last stage's moves are the empty cells within this many cells of a stone
+    /// (a square of side `2 · cand_radius + 1` around each), besides the cells where either
+    /// side makes a three or more.
+    cand_radius = 2 in 1..=4 step 1;
 }
 
 /// The longest side of a board that plays a small board's constants ([`Tunables::for_game`]):

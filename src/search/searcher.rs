@@ -611,7 +611,10 @@ impl Searcher {
             // Lost to a threat nothing answers (or only fouls answer it): still a move, the
             // one that holds out longest among all candidates.
             let me = self.board.side_to_move();
-            let all: Vec<Pos> = super::movepick::candidates(&self.board).iter().collect();
+            let all: Vec<Pos> =
+                super::movepick::candidates(&self.board, self.params.tune.cand_radius as usize)
+                    .iter()
+                    .collect();
             moves = all
                 .into_iter()
                 .filter(|&p| self.board.is_legal(p, me))

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Where the games we lost were lost: every position of a lost game with us to move, judged by
+an oracle brain and by ours, each at a fixed node count.
+
+    scripts/where-lost.py SGF NAME ORACLE ORACLE_NODES OURS OUR_NODES [RULE]
+
+SGF is a match's `--sgf` file (15x15), NAME our engine's name in it (`PB`/`PW`), ORACLE and
+OURS brain command lines (quoted; run Rapfi through `scripts/delay-info.py 0 …`, which starts
+it in its own folder), RULE a Gomocup rule code (default 0). Each brain gets every position by
+`BOARD` under `INFO max_node`, one process each. One line per lost game:
+
+    B 8:64/36* 10:-M28/21 …
+
+our colour, then for each of our turns from the first after the six-stone opening
+`ply:oracle/ours`, both values for us (the side to move) as each brain's last MESSAGE gave
+them (`-M28`: mated in 28 plies), `*` where the oracle's move is not the one we played. The
+summary gives, over the lost games, the first ply at which the oracle judged us at -300 or
+worse, and how many plies after the oracle our brain first saw its forced loss.
+
+The values are each engine's own scale (Rapfi's and ours both aim at a win rate of
+1 / (1 + exp(-v / 200))). For diagnosis only: nothing in the project depends on a peer.
+"""
+import re
+import statistics
+import sys
+import time
+
+from brain_io import Brain
+
+LOST_AT = -300
+
+
+def games(path):
+    return re.findall(r"\(;FF.*?\)\s*(?=\(;FF|\Z)", open(path).read(), re.S)
+
+
+def value(text):
+    """A MESSAGE value as a number (mates far beyond any evaluation), or None."""
+    if text is None:
+        return None
+    if "M" in text:
+        return -100000 if text.startswith("-") else 100000
+    return int(text)
+
+
+def ask(brain, moves):
+    """The brain's move and last reported value on the position after `moves`."""
+    # Rapfi loses a line that arrives while it finishes a search (scripts/delay-info.py): let
+    # the last answer's search wind down first.
+    time.sleep(0.05)
+    brain.send("BOARD")
+    for k, (x, y) in enumerate(moves):
+        brain.send(f"{x},{y},{1 if (len(moves) - k) % 2 == 0 else 2}")
+    brain.send("DONE")
+    move, msgs = brain.answer()
+    found = None
+    for m in msgs:
+        # Rapfi: "Eval -97"; ours: " ev -44".
+        r = re.search(r"(?:Eval| ev) (-?\+?M?\d+)", m)
+        if r:
+            found = r.group(1).replace("+", "")
+    return move, found
+
+
+def main():
+    if len(sys.argv) < 7:
+        sys.exit(__doc__)
+    sgf, name, oracle_cmd, oracle_nodes, ours_cmd, our_nodes = sys.argv[1:7]
+    rule = sys.argv[7] if len(sys.argv) > 7 else "0"
+    brains = []
+    for cmd, nodes in ((oracle_cmd, oracle_nodes), (ours_cmd, our_nodes)):
+        b = Brain(cmd)
+        b.start("START 15", rule, 1000000)
+        b.send(f"INFO max_node {nodes}")
+        brains.append(b)
+    lost_at, late = [], []
+    for g in games(sgf):
+        us_black = re.search(r"PB\[(.*?)\]", g).group(1) == name
+        result = re.search(r"RE\[(.*?)\]", g).group(1)
+        if result.startswith("0") or us_black == result.startswith("B"):
+            continue
+        moves = [(ord(a) - 97, ord(b) - 97) for a, b in re.findall(r";[BW]\[([a-o])([a-o])\]", g)]
+        cells = []
+        first = {"lost": None, "oracle_mate": None, "our_mate": None}
+        for ply in range(6, len(moves)):
+            if ply % 2 != (0 if us_black else 1):
+                continue
+            (o_move, o_val), (_, u_val) = (ask(b, moves[:ply]) for b in brains)
+            played = "%d,%d" % moves[ply]
+            cells.append(f"{ply}:{o_val}/{u_val}{'' if o_move == played else '*'}")
+            ov, uv = value(o_val), value(u_val)
+            if first["lost"] is None and ov is not None and ov <= LOST_AT:
+                first["lost"] = ply
+            if first["oracle_mate"] is None and ov == -100000:
+                first["oracle_mate"] = ply
+            if first["our_mate"] is None and uv == -100000:
+                first["our_mate"] = ply
+        print(("B " if us_black else "W ") + " ".join(cells), flush=True)
+        if first["lost"] is not None:
+            lost_at.append(first["lost"])
+        if first["oracle_mate"] is not None and first["our_mate"] is not None:
+            late.append(first["our_mate"] - first["oracle_mate"])
+    for b in brains:
+        b.send("END")
+    if lost_at:
+        print(f"lost games judged at {LOST_AT} or worse: {len(lost_at)}, from ply "
+              f"{min(lost_at)}, median {statistics.median(lost_at)}")
+    if late:
+        print(f"our forced loss seen after the oracle's by {statistics.mean(late):.1f} plies "
+              f"on average over {len(late)} games (0 in {late.count(0)})")
+
+
+if __name__ == "__main__":
+    main()
