@@ -1,4 +1,6 @@
-"""A Gomocup brain driven over its pipes, for the measuring scripts beside this file."""
+"""A Gomocup brain driven over its pipes, and the games of a match's SGF, for the measuring
+scripts beside this file."""
+import re
 import subprocess
 import sys
 
@@ -49,3 +51,22 @@ class Brain:
                 msgs.append(l)
                 continue
             return l, msgs
+
+    def send_board(self, stones):
+        """The position after `stones` (x, y pairs in the order played) as `BOARD` ... `DONE`:
+        1 marks the side to move's stones (the last stone is the opponent's)."""
+        self.send("BOARD")
+        for i, (x, y) in enumerate(stones):
+            self.send(f"{x},{y},{1 if (len(stones) - i) % 2 == 0 else 2}")
+        self.send("DONE")
+
+
+def sgf_games(path):
+    """The games of an SGF file written by `pbrain-tianyuan match --sgf` (c-gomoku-cli layout)."""
+    return open(path).read().split("(;")[1:]
+
+
+def sgf_moves(game):
+    """A game's moves as (colour, x, y, comment); the opening's moves say `opening move`."""
+    return [(c, ord(m[0]) - 97, ord(m[1]) - 97, note)
+            for c, m, note in re.findall(r";([BW])\[(\w\w)\]C\[([^\]]*)\]", game)]

@@ -15,17 +15,15 @@ its move, and the move played in the game and by whom.
 import re
 import sys
 
-from brain_io import Brain
+from brain_io import Brain, sgf_games, sgf_moves
 
 
 def main():
     if len(sys.argv) != 6:
         sys.exit(__doc__)
     sgf, game, engine, turn, rule = sys.argv[1:6]
-    games = open(sgf).read().split("(;")[1:]
-    g = games[int(game) - 1]
-    moves = [(c, ord(m[0]) - 97, ord(m[1]) - 97, note)
-             for c, m, note in re.findall(r";([BW])\[(\w\w)\]C\[([^\]]*)\]", g)]
+    g = sgf_games(sgf)[int(game) - 1]
+    moves = sgf_moves(g)
     black = re.search(r"PB\[([^\]]*)\]", g).group(1)
     white = re.search(r"PW\[([^\]]*)\]", g).group(1)
     brain = Brain(engine)
@@ -35,11 +33,7 @@ def main():
     for k in range(start, len(moves) + 1):
         if k > start:
             brain.start("RESTART", rule, turn)
-        send("BOARD")
-        for i, (_, x, y, _) in enumerate(moves[:k]):
-            # 1: the side to move's stone (the last stone is the opponent's).
-            send(f"{x},{y},{1 if (k - i) % 2 == 0 else 2}")
-        send("DONE")
+        brain.send_board([(x, y) for _, x, y, _ in moves[:k]])
         l, msgs = brain.answer()
         last = next((m for m in reversed(msgs) if m.startswith("MESSAGE")), "")
         to_move = "B" if k % 2 == 0 else "W"

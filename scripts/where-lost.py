@@ -11,7 +11,7 @@ it in its own folder), RULE a Gomocup rule code (default 0). Each brain gets eve
 
     B 8:64/36* 10:-M28/21 …
 
-our colour, then for each of our turns from the first after the six-stone opening
+our colour, then for each of our turns from the first after the opening
 `ply:oracle/ours`, both values for us (the side to move) as each brain's last MESSAGE gave
 them (`-M28`: mated in 28 plies), `*` where the oracle's move is not the one we played. The
 summary gives, over the lost games, the first ply at which the oracle judged us at -300 or
@@ -25,13 +25,9 @@ import statistics
 import sys
 import time
 
-from brain_io import Brain
+from brain_io import Brain, sgf_games, sgf_moves
 
 LOST_AT = -300
-
-
-def games(path):
-    return re.findall(r"\(;FF.*?\)\s*(?=\(;FF|\Z)", open(path).read(), re.S)
 
 
 def value(text):
@@ -48,10 +44,7 @@ def ask(brain, moves):
     # Rapfi loses a line that arrives while it finishes a search (scripts/delay-info.py): let
     # the last answer's search wind down first.
     time.sleep(0.05)
-    brain.send("BOARD")
-    for k, (x, y) in enumerate(moves):
-        brain.send(f"{x},{y},{1 if (len(moves) - k) % 2 == 0 else 2}")
-    brain.send("DONE")
+    brain.send_board(moves)
     move, msgs = brain.answer()
     found = None
     for m in msgs:
@@ -74,15 +67,17 @@ def main():
         b.send(f"INFO max_node {nodes}")
         brains.append(b)
     lost_at, late = [], []
-    for g in games(sgf):
+    for g in sgf_games(sgf):
         us_black = re.search(r"PB\[(.*?)\]", g).group(1) == name
         result = re.search(r"RE\[(.*?)\]", g).group(1)
         if result.startswith("0") or us_black == result.startswith("B"):
             continue
-        moves = [(ord(a) - 97, ord(b) - 97) for a, b in re.findall(r";[BW]\[([a-o])([a-o])\]", g)]
+        played_moves = sgf_moves(g)
+        moves = [(x, y) for _, x, y, _ in played_moves]
+        opening = sum(1 for m in played_moves if m[3] == "opening move")
         cells = []
         first = {"lost": None, "oracle_mate": None, "our_mate": None}
-        for ply in range(6, len(moves)):
+        for ply in range(opening, len(moves)):
             if ply % 2 != (0 if us_black else 1):
                 continue
             (o_move, o_val), (_, u_val) = (ask(b, moves[:ply]) for b in brains)
