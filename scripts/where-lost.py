@@ -28,6 +28,8 @@ import time
 from brain_io import Brain, sgf_games, sgf_moves
 
 LOST_AT = -300
+# The oracle's value before the move into its forced win above which the loss was sudden.
+SUDDEN_ABOVE = -150
 
 
 def value(text):
@@ -67,6 +69,7 @@ def main():
         b.send(f"INFO max_node {nodes}")
         brains.append(b)
     lost_at, late = [], []
+    came = {"sudden": 0, "gradual": 0}
     for g in sgf_games(sgf):
         us_black = re.search(r"PB\[(.*?)\]", g).group(1) == name
         result = re.search(r"RE\[(.*?)\]", g).group(1)
@@ -77,6 +80,7 @@ def main():
         opening = sum(1 for m in played_moves if m[3] == "opening move")
         cells = []
         first = {"lost": None, "oracle_mate": None, "our_mate": None}
+        previous = None
         for ply in range(opening, len(moves)):
             if ply % 2 != (0 if us_black else 1):
                 continue
@@ -88,6 +92,9 @@ def main():
                 first["lost"] = ply
             if first["oracle_mate"] is None and ov == -100000:
                 first["oracle_mate"] = ply
+                if previous is not None:
+                    came["sudden" if previous > SUDDEN_ABOVE else "gradual"] += 1
+            previous = ov
             if first["our_mate"] is None and uv == -100000:
                 first["our_mate"] = ply
         print(("B " if us_black else "W ") + " ".join(cells), flush=True)
@@ -103,6 +110,9 @@ def main():
     if late:
         print(f"our forced loss seen after the oracle's by {statistics.mean(late):.1f} plies "
               f"on average over {len(late)} games (0 in {late.count(0)})")
+    if came["sudden"] + came["gradual"]:
+        print(f"forced loss after one move from {SUDDEN_ABOVE} or better: {came['sudden']}; "
+              f"from worse: {came['gradual']}")
 
 
 if __name__ == "__main__":
