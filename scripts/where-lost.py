@@ -15,7 +15,10 @@ our colour, then for each of our turns from the first after the opening
 `ply:oracle/ours`, both values for us (the side to move) as each brain's last MESSAGE gave
 them (`-M28`: mated in 28 plies), `*` where the oracle's move is not the one we played. The
 summary gives, over the lost games, the first ply at which the oracle judged us at -300 or
-worse, and how many plies after the oracle our brain first saw its forced loss.
+worse, how many plies after the oracle our brain first saw its forced loss, and how the
+forced loss came: `sudden` when the oracle first announced it right after one move of ours
+(with its reply) from a position it judged at -150 or better, `gradual` when it already
+judged that position worse.
 
 The values are each engine's own scale (Rapfi's and ours both aim at a win rate of
 1 / (1 + exp(-v / 200))). For diagnosis only: nothing in the project depends on a peer.
