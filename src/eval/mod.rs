@@ -25,8 +25,9 @@
 //! 4. **Network** (version-3 weight files only, [`network`]): a hidden layer of
 //!    [`network::HIDDEN`] over the same pattern codes and threat bits, added to the three terms
 //!    above. Its sums are kept by the search along its line ([`NetStack`], [`evaluate_in`]),
-//!    not by the board. No compiled-in weight file has one yet (docs/results.md: none fitted
-//!    so far has beaten the tables alone in play at a real time control).
+//!    not by the board, and the search asks it only near its window ([`evaluate_near`]).
+//!    Freestyle's compiled-in weight file has one, played on boards of up to 17 lines
+//!    (src/eval/weights/README.md says how it was fitted and what it gained).
 //!
 //! **Scale.** The value is in units where `v` means a win probability of about
 //! `1 / (1 + exp(−v / 200))` for the side to move: 100 ≈ 62 %, 200 ≈ 73 %, 400 ≈ 88 %
@@ -136,6 +137,14 @@ pub fn evaluate(board: &Board) -> i32 {
     evaluate_with(board, EvalTables::for_rule(board.rule()))
 }
 
+/// The linear terms alone (cells, cross term, threats), clamped: the value without the
+/// network, the part that make and unmake keep up to date (the move bench reads it).
+#[inline]
+pub fn evaluate_linear(board: &Board) -> i32 {
+    let tables = EvalTables::for_rule(board.rule());
+    linear_value(board, tables, threat_mask(board)).clamp(-EVAL_MAX, EVAL_MAX)
+}
+
 /// [`evaluate`] inside a search: the network's sums are kept in `stack` along the line (the
 /// stack knows positions by their stones alone: clear it for a new root, rule or network).
 #[inline]
@@ -147,6 +156,53 @@ pub fn evaluate_in(board: &Board, stack: &mut NetStack) -> i32 {
         None => 0,
     };
     (linear_value(board, tables, mask) + net).clamp(-EVAL_MAX, EVAL_MAX)
+}
+
+/// [`evaluate_in`] for a search with the window `(alpha, beta)`: the network is asked only
+/// when the linear terms lie within `margin` of the window (never when `margin` is negative),
+/// as Rapfi asks its network only near the window. Far outside it, the linear value already
+/// decides what the search does with the position, and the network's update is saved.
+#[inline]
+pub fn evaluate_near(
+    board: &Board,
+    stack: &mut NetStack,
+    alpha: i32,
+    beta: i32,
+    margin: i32,
+) -> i32 {
+    evaluate_near_with(
+        board,
+        EvalTables::for_rule(board.rule()),
+        stack,
+        alpha,
+        beta,
+        margin,
+    )
+}
+
+/// [`evaluate_near`] with `tables` instead of the rule's own (as [`evaluate_with`]).
+#[inline]
+pub fn evaluate_near_with(
+    board: &Board,
+    tables: &EvalTables,
+    stack: &mut NetStack,
+    alpha: i32,
+    beta: i32,
+    margin: i32,
+) -> i32 {
+    let mask = threat_mask(board);
+    let linear = linear_value(board, tables, mask);
+    let net = match &tables.network {
+        Some(net)
+            if margin >= 0
+                && linear > alpha.saturating_sub(margin)
+                && linear < beta.saturating_add(margin) =>
+        {
+            stack.value(net, board, mask)
+        }
+        _ => 0,
+    };
+    (linear + net).clamp(-EVAL_MAX, EVAL_MAX)
 }
 
 /// [`evaluate`] with `tables` instead of the rule's own (whose cell values the board must sum:
@@ -336,6 +392,61 @@ mod tests {
                 }
                 assert!(nonzero > 1000, "{rule}: the cross term is mostly zero");
             }
+        }
+    }
+
+    /// The search asks the network only near its window: within the margin the value is the
+    /// whole value (the network's term included), far outside it the linear terms' alone.
+    #[test]
+    fn network_is_asked_only_near_the_window() {
+        let mut rng = StdRng::seed_from_u64(0x9EA2);
+        let mut net = Network::zero();
+        for row in net.cells.iter_mut() {
+            for w in row.iter_mut() {
+                *w = rng.gen_range(-40..40);
+            }
+        }
+        for j in 0..network::HIDDEN {
+            net.bias[j] = rng.gen_range(0..200);
+            net.out[j] = rng.gen_range(-8.0..8.0);
+        }
+        for rule in Rule::ALL {
+            let mut plain = EvalTables::built_in(rule);
+            plain.network = None;
+            let mut with_net = EvalTables::built_in(rule);
+            with_net.network = Some(Box::new(net.clone()));
+            let mut board = Board::new(15, 15, rule).unwrap();
+            prepare(&mut board);
+            let mut stack = NetStack::new();
+            let mut differ = 0;
+            for step in 0..1500 {
+                random_step(&mut board, &mut rng);
+                let linear = evaluate_with(&board, &plain);
+                assert_eq!(evaluate_linear(&board), linear, "{rule} step {step}");
+                let whole = evaluate_with(&board, &with_net);
+                let near = |stack: &mut NetStack, alpha: i32, margin: i32| {
+                    evaluate_near_with(&board, &with_net, stack, alpha, alpha + 1, margin)
+                };
+                assert_eq!(near(&mut stack, linear, 1), whole, "{rule} step {step}");
+                assert_eq!(
+                    near(&mut stack, linear - 60, 100),
+                    whole,
+                    "{rule} step {step}"
+                );
+                assert_eq!(
+                    near(&mut stack, linear + 300, 100),
+                    linear,
+                    "{rule} step {step}"
+                );
+                assert_eq!(
+                    near(&mut stack, linear - 300, 100),
+                    linear,
+                    "{rule} step {step}"
+                );
+                assert_eq!(near(&mut stack, linear, -1), linear, "{rule} step {step}");
+                differ += usize::from(whole != linear);
+            }
+            assert!(differ > 1000, "{rule}: the network's term is mostly zero");
         }
     }
 

@@ -941,7 +941,7 @@ impl Searcher {
         let opp = me.opponent();
         let static_eval = match entry {
             Some(e) => e.eval,
-            None => eval::evaluate_in(&self.board, &mut self.net),
+            None => eval::evaluate_near(&self.board, &mut self.net, alpha, beta, t.net_margin),
         };
         self.stack[ply as usize].eval = Some(static_eval);
         let improving = ply >= 2
@@ -1276,8 +1276,18 @@ impl Searcher {
                 }
             }
         }
-        let static_eval =
-            entry.map_or_else(|| eval::evaluate_in(&self.board, &mut self.net), |e| e.eval);
+        let static_eval = entry.map_or_else(
+            || {
+                eval::evaluate_near(
+                    &self.board,
+                    &mut self.net,
+                    alpha,
+                    beta,
+                    self.params.tune.net_margin,
+                )
+            },
+            |e| e.eval,
+        );
         if static_eval >= beta {
             return static_eval;
         }

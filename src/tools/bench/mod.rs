@@ -153,7 +153,9 @@ pub fn replay_bench(games: &[BenchGame], pairs: u64) -> Result<Timed> {
             for &p in &game.moves {
                 board.make_move(p);
             }
-            checksum = checksum.rotate_left(7) ^ board.hash() ^ crate::eval::evaluate(board) as u64;
+            // The linear value: what make and unmake keep (the network is the search's).
+            checksum =
+                checksum.rotate_left(7) ^ board.hash() ^ crate::eval::evaluate_linear(board) as u64;
             for _ in &game.moves {
                 board.undo();
             }
