@@ -469,6 +469,8 @@ mod tests {
                 let mut board = Board::new(size, size, rule).unwrap();
                 let mut stack = NetStack::new();
                 let mut baseline_stack = NetStack::new();
+                #[cfg(target_arch = "x86_64")]
+                let mut avx2_stack = NetStack::new();
                 let (mut asked, mut nonzero) = (0, 0);
                 for step in 0..3000 {
                     let undo = !board.history().is_empty()
@@ -483,10 +485,15 @@ mod tests {
                     if rng.gen_bool(0.5) {
                         let v = stack.value(&net, &board, MASK);
                         assert_eq!(v, value_from_scratch(&net, &board), "{rule} {size} {step}");
-                        // The baseline instruction set's copy, which an AVX2 machine's
-                        // `value` does not run.
+                        // Both instruction sets' copies, whichever `value` ran.
                         let baseline = baseline_stack.value_inline(&net, &board, MASK);
                         assert_eq!(baseline, v, "{rule} {size} {step}");
+                        #[cfg(target_arch = "x86_64")]
+                        if std::is_x86_feature_detected!("avx2") {
+                            // SAFETY: the CPU has AVX2 (checked just above).
+                            let avx2 = unsafe { avx2_stack.value_avx2(&net, &board, MASK) };
+                            assert_eq!(avx2, v, "{rule} {size} {step}");
+                        }
                         asked += 1;
                         nonzero += usize::from(v != 0);
                     }

@@ -250,9 +250,10 @@ impl Tunables {
     };
 
     /// Freestyle's set on boards of more than [`SMALL_BOARD`] lines: the renju tune's without
-    /// the evaluation's network, which was fitted on 15×15 games and lost on 20×20 against
-    /// Rapfi at 40,000 nodes a move (38-162-0, 19.0 %, against 45-155-0, 22.5 %, without it;
-    /// docs/results.md, twenty-seventh session).
+    /// the evaluation's network, which was fitted on 15×15 games almost only and showed no
+    /// gain on 20×20 against Rapfi at 40,000 nodes a move (38-162-0, 19.0 %, against
+    /// 45-155-0, 22.5 %, without it, over 200 games: within the noise, but no gain to pay
+    /// its cost in speed for; docs/results.md, twenty-seventh session).
     pub const FREESTYLE_LARGE_TUNE: Tunables = Tunables {
         net_margin: -1,
         ..Tunables::RENJU_TUNE

@@ -275,7 +275,8 @@ pub struct Searcher {
     root_all: bool,
     history: History,
     board: Board,
-    /// The evaluation network's sums along the line (unused by rules without a network).
+    /// The evaluation network's sums along the line (unused by rules without a network, and
+    /// where `net_margin` is negative: freestyle on boards of more than 17 lines).
     net: eval::NetStack,
     nodes: u64,
     next_check: u64,
@@ -897,7 +898,8 @@ impl Searcher {
             return DRAW;
         }
         if ply >= MAX_PLY {
-            return eval::evaluate_in(&self.board, &mut self.net);
+            let margin = self.params.tune.net_margin;
+            return eval::evaluate_near(&self.board, &mut self.net, alpha, beta, margin);
         }
         // Step 3. Mate-distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -1212,7 +1214,8 @@ impl Searcher {
             return DRAW;
         }
         if ply >= MAX_PLY {
-            return eval::evaluate_in(&self.board, &mut self.net);
+            let margin = self.params.tune.net_margin;
+            return eval::evaluate_near(&self.board, &mut self.net, alpha, beta, margin);
         }
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
