@@ -24,8 +24,8 @@
 //!
 //! 4. **Network** (version-3 weight files only, [`network`]): a hidden layer of
 //!    [`network::HIDDEN`] over the same pattern codes and threat bits, added to the three terms
-//!    above. Its sums are kept by the search along its line ([`NetStack`], [`evaluate_in`]),
-//!    not by the board, and the search asks it only near its window ([`evaluate_near`]).
+//!    above. Its sums are kept by the search along its line ([`NetStack`]), not by the board,
+//!    and the search asks it only near its window ([`evaluate_near`]).
 //!    Freestyle's compiled-in weight file has one, played on boards of up to 17 lines
 //!    (src/eval/weights/README.md says how it was fitted and what it gained).
 //!
@@ -131,7 +131,7 @@ pub fn prepare(board: &mut Board) {
 
 /// The static value of `board` for the side to move (the board must have been [`prepare`]d).
 /// The network's term, if the rule's tables have one, is computed from the stones: a search
-/// asks [`evaluate_in`] instead, which keeps its sums.
+/// asks [`evaluate_near`] instead, which keeps its sums.
 #[inline]
 pub fn evaluate(board: &Board) -> i32 {
     evaluate_with(board, EvalTables::for_rule(board.rule()))
@@ -145,23 +145,15 @@ pub fn evaluate_linear(board: &Board) -> i32 {
     linear_value(board, tables, threat_mask(board)).clamp(-EVAL_MAX, EVAL_MAX)
 }
 
-/// [`evaluate`] inside a search: the network's sums are kept in `stack` along the line (the
-/// stack knows positions by their stones alone: clear it for a new root, rule or network).
-#[inline]
-pub fn evaluate_in(board: &Board, stack: &mut NetStack) -> i32 {
-    let tables = EvalTables::for_rule(board.rule());
-    let mask = threat_mask(board);
-    let net = match &tables.network {
-        Some(net) => stack.value(net, board, mask),
-        None => 0,
-    };
-    (linear_value(board, tables, mask) + net).clamp(-EVAL_MAX, EVAL_MAX)
-}
-
-/// [`evaluate_in`] for a search with the window `(alpha, beta)`: the network is asked only
-/// when the linear terms lie within `margin` of the window (never when `margin` is negative),
-/// as Rapfi asks its network only near the window. Far outside it, the linear value already
-/// decides what the search does with the position, and the network's update is saved.
+/// [`evaluate`] inside a search with the window `(alpha, beta)`. The network's sums are kept
+/// in `stack` along the line (the stack knows positions by their stones alone: clear it for a
+/// new root, rule or network), and the network is asked only when the linear terms lie within
+/// `margin` of the window (never when `margin` is negative), as Rapfi asks its network only
+/// near the window. Far outside it, the linear value already decides what the search does
+/// with the position, and the network's update is saved. Both bounds are strict: in a null
+/// window a margin of 0 asks it for no value. The value so depends on the window it was taken
+/// in, and the search keeps it as the node's static value (in the table too): a later window
+/// near it may read a value without the network's term, which the margin does not bound.
 #[inline]
 pub fn evaluate_near(
     board: &Board,
@@ -400,16 +392,7 @@ mod tests {
     #[test]
     fn network_is_asked_only_near_the_window() {
         let mut rng = StdRng::seed_from_u64(0x9EA2);
-        let mut net = Network::zero();
-        for row in net.cells.iter_mut() {
-            for w in row.iter_mut() {
-                *w = rng.gen_range(-40..40);
-            }
-        }
-        for j in 0..network::HIDDEN {
-            net.bias[j] = rng.gen_range(0..200);
-            net.out[j] = rng.gen_range(-8.0..8.0);
-        }
+        let net = network::random_network(&mut rng);
         for rule in Rule::ALL {
             let mut plain = EvalTables::built_in(rule);
             plain.network = None;
@@ -433,6 +416,14 @@ mod tests {
                     whole,
                     "{rule} step {step}"
                 );
+                assert_eq!(
+                    near(&mut stack, linear + 60, 100),
+                    whole,
+                    "{rule} step {step}"
+                );
+                let widest =
+                    evaluate_near_with(&board, &with_net, &mut stack, i32::MIN, i32::MAX, 150);
+                assert_eq!(widest, whole, "{rule} step {step}");
                 assert_eq!(
                     near(&mut stack, linear + 300, 100),
                     linear,

@@ -423,32 +423,34 @@ impl NetStack {
     }
 }
 
+/// A network with random weights, for tests (the sums stay far inside 16 bits).
+#[cfg(test)]
+pub(crate) fn random_network(rng: &mut rand::rngs::StdRng) -> Network {
+    use rand::Rng;
+    let mut net = Network::zero();
+    for row in net.cells.iter_mut() {
+        for w in row.iter_mut() {
+            *w = rng.gen_range(-40..40);
+        }
+    }
+    for row in net.threats.iter_mut() {
+        for w in row.iter_mut() {
+            *w = rng.gen_range(-300..300);
+        }
+    }
+    for j in 0..HIDDEN {
+        net.bias[j] = rng.gen_range(-200..200);
+        net.out[j] = rng.gen_range(-8.0..8.0);
+    }
+    net
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::Rule;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
-
-    /// A network with random weights (the sums stay far inside 16 bits).
-    fn random_network(rng: &mut StdRng) -> Network {
-        let mut net = Network::zero();
-        for row in net.cells.iter_mut() {
-            for w in row.iter_mut() {
-                *w = rng.gen_range(-40..40);
-            }
-        }
-        for row in net.threats.iter_mut() {
-            for w in row.iter_mut() {
-                *w = rng.gen_range(-300..300);
-            }
-        }
-        for j in 0..HIDDEN {
-            net.bias[j] = rng.gen_range(-200..200);
-            net.out[j] = rng.gen_range(-8.0..8.0);
-        }
-        net
-    }
 
     fn value_from_scratch(net: &Network, board: &Board) -> i32 {
         net.value_from_scratch(board, MASK)
