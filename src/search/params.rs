@@ -202,7 +202,8 @@ tunables! {
     /// (a square of side `2 · cand_radius + 1` around each), besides the cells where either
     /// side makes a three or more.
     cand_radius = 2 in 1..=4 step 1;
-    /// The evaluation's network (a weight file with one: freestyle's) is asked only when the
+    /// The evaluation's network (a weight file with one: freestyle's and standard's) is asked
+    /// only when the
     /// linear value lies within this much of the node's window, never when negative
     /// ([`crate::eval::evaluate_near`]). At 20,000 nodes a move, freestyle 15×15, 150 against
     /// asking it at every node: −3.5 ± 33.5 Elo over 400 games, level, for 15 % of the nodes
@@ -249,26 +250,35 @@ impl Tunables {
         ..Tunables::RENJU_TUNE
     };
 
-    /// Freestyle's set on boards of more than [`SMALL_BOARD`] lines: the renju tune's without
-    /// the evaluation's network, which was fitted on 15×15 games almost only and showed no
-    /// gain on 20×20 against Rapfi at 40,000 nodes a move (38-162-0, 19.0 %, against
-    /// 45-155-0, 22.5 %, without it, over 200 games: within the noise, but no gain to pay
-    /// its cost in speed for; docs/results.md, twenty-seventh session).
-    pub const FREESTYLE_LARGE_TUNE: Tunables = Tunables {
-        net_margin: -1,
-        ..Tunables::RENJU_TUNE
-    };
-
     /// The constants a search under `rule` on a board whose longer side is `size` plays with
     /// by default: the renju tune's set for freestyle, standard, renju and caro with
-    /// overlines (a match proved it in each; freestyle's larger boards without the
-    /// evaluation's network), freestyle's own on the smaller boards, the
+    /// overlines (a match proved it in each), freestyle's own on the smaller boards, the
     /// first tune's set (the macro's defaults above) for caro with exact fives, where none
-    /// was measured.
+    /// was measured; on boards of more than [`SMALL_BOARD`] lines without the evaluation's
+    /// network.
     pub fn for_game(rule: Rule, size: usize) -> Tunables {
+        let set = Tunables::for_rule(rule, size);
+        if size > SMALL_BOARD {
+            // The networks (freestyle's and standard's) are fitted on 15×15 games almost
+            // only. On 20×20 freestyle's showed no gain against Rapfi at 40,000 nodes a move
+            // (81-319-0, 20.3 %, against 88-312-0, 22.0 %, without it over 400 games, and
+            // 38-162-0 again with the cells far from every stone counted as on 15×15;
+            // docs/results.md, twenty-seventh and twenty-eighth sessions): no gain to pay its
+            // cost in speed for, so the larger boards play without a network.
+            Tunables {
+                net_margin: -1,
+                ..set
+            }
+        } else {
+            set
+        }
+    }
+
+    /// [`Tunables::for_game`] before the network is switched off on the larger boards.
+    fn for_rule(rule: Rule, size: usize) -> Tunables {
         match rule {
             Rule::Freestyle if size <= SMALL_BOARD => Tunables::FREESTYLE_SMALL_TUNE,
-            Rule::Freestyle => Tunables::FREESTYLE_LARGE_TUNE,
+            Rule::Freestyle => Tunables::RENJU_TUNE,
             // The renju tune (`spsa --iterations 600 --pairs 3 --nodes 12000 --r-end 0.006
             // --rule 4 --tc 300/0 --openings …balanced_renju_15x15_pos.txt --openings-order
             // random --concurrency 2 --seed 2027`, 3,600 games from the first tune's set):
@@ -291,7 +301,7 @@ impl Tunables {
             // Caro with overlines (`Caro8`) too: +30.8 ± 24.6 Elo, 259-206-135 over 600
             // games (the same command with `--rule 8`, freestyle's balanced openings and
             // `--seed 2101`; LOS 99.3 %, the SPRT's LLR 1.85 at the cap).
-            // (Freestyle on the larger boards plays it too, less the network: above.)
+            // (Freestyle on the larger boards plays it too.)
             Rule::Standard | Rule::Renju | Rule::Caro8 => Tunables::RENJU_TUNE,
             Rule::Caro9 => Tunables::DEFAULT,
         }
@@ -491,22 +501,34 @@ mod tests {
     }
 
     /// Freestyle plays its small boards' set up to [`SMALL_BOARD`] lines and the renju
-    /// tune's without the network beyond (the sizes measured are 15 and 20); the other rules'
-    /// sets do not depend on the size.
+    /// tune's beyond (the sizes measured are 15 and 20); the other rules' sets do not depend
+    /// on the size; every rule plays without the network on the larger boards.
     #[test]
     fn freestyle_boards_play_the_set_of_the_nearer_measured_size() {
         for size in 5..=22 {
-            let want = if size <= SMALL_BOARD {
+            let small = size <= SMALL_BOARD;
+            let want = if small {
                 Tunables::FREESTYLE_SMALL_TUNE
             } else {
-                Tunables::FREESTYLE_LARGE_TUNE
+                Tunables {
+                    net_margin: -1,
+                    ..Tunables::RENJU_TUNE
+                }
             };
             assert_eq!(Tunables::for_game(Rule::Freestyle, size), want, "{size}");
             for rule in Rule::ALL {
+                let set = Tunables::for_game(rule, size);
+                assert_eq!(set.net_margin < 0, !small, "{rule:?} {size}");
                 if rule != Rule::Freestyle {
                     assert_eq!(
-                        Tunables::for_game(rule, size),
-                        Tunables::for_game(rule, 15),
+                        Tunables {
+                            net_margin: 0,
+                            ..set
+                        },
+                        Tunables {
+                            net_margin: 0,
+                            ..Tunables::for_game(rule, 15)
+                        },
                         "{rule:?} {size}"
                     );
                 }
@@ -515,15 +537,7 @@ mod tests {
         assert_ne!(Tunables::FREESTYLE_SMALL_TUNE, Tunables::RENJU_TUNE);
         assert_eq!(Tunables::for_game(Rule::Freestyle, 15).lmp_scale, 40);
         assert_eq!(Tunables::for_game(Rule::Freestyle, 20).lmp_scale, 100);
-        assert_eq!(
-            Tunables {
-                net_margin: Tunables::RENJU_TUNE.net_margin,
-                ..Tunables::FREESTYLE_LARGE_TUNE
-            },
-            Tunables::RENJU_TUNE
-        );
-        assert!(Tunables::for_game(Rule::Freestyle, 15).net_margin >= 0);
-        assert!(Tunables::for_game(Rule::Freestyle, 20).net_margin < 0);
+        assert_eq!(Tunables::for_game(Rule::Standard, 15), Tunables::RENJU_TUNE);
     }
 
     /// Each rule's search plays its own set, except the constants set by name, which keep
