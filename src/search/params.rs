@@ -203,11 +203,10 @@ tunables! {
     /// side makes a three or more.
     cand_radius = 2 in 1..=4 step 1;
     /// The evaluation's network (a weight file with one: freestyle's and standard's) is asked
-    /// only when the
-    /// linear value lies within this much of the node's window, never when negative
-    /// ([`crate::eval::evaluate_near`]). At 20,000 nodes a move, freestyle 15×15, 150 against
-    /// asking it at every node: −3.5 ± 33.5 Elo over 400 games, level, for 15 % of the nodes
-    /// per second instead of 30 % (docs/results.md, twenty-seventh session).
+    /// only when the linear value lies within this much of the node's window, never when
+    /// negative ([`crate::eval::evaluate_near`]). At 20,000 nodes a move, freestyle 15×15, 150
+    /// against asking it at every node: −3.5 ± 33.5 Elo over 400 games, level, for 15 % of the
+    /// nodes per second instead of 30 % (docs/results.md, twenty-seventh session).
     net_margin = 150 in -1..=20000 step 25;
 }
 
@@ -260,8 +259,8 @@ impl Tunables {
         let set = Tunables::for_rule(rule, size);
         if size > SMALL_BOARD {
             // The networks (freestyle's and standard's) are fitted on 15×15 games almost
-            // only. On 20×20 freestyle's showed no gain against Rapfi at 40,000 nodes a move
-            // (81-319-0, 20.3 %, against 88-312-0, 22.0 %, without it over 400 games, and
+            // only. On 20×20 freestyle's showed no gain against Rapfi at 40,000 nodes a
+            // move (81-319-0, 20.3 %, against 88-312-0, 22.0 %, without it over 400 games, and
             // 38-162-0 again with the cells far from every stone counted as on 15×15;
             // docs/results.md, twenty-seventh and twenty-eighth sessions): no gain to pay its
             // cost in speed for, so the larger boards play without a network.
