@@ -26,8 +26,9 @@
 //!    [`network::HIDDEN`] over the same pattern codes and threat bits, added to the three terms
 //!    above. Its sums are kept by the search along its line ([`NetStack`]), not by the board,
 //!    and the search asks it only near its window ([`evaluate_near`]).
-//!    Freestyle's compiled-in weight file has one, played on boards of up to 17 lines
-//!    (src/eval/weights/README.md says how it was fitted and what it gained).
+//!    Freestyle's and standard's compiled-in weight files have one, played on boards of up
+//!    to 17 lines (every rule plays without it beyond: the search's `Tunables::for_game`;
+//!    src/eval/weights/README.md says how each was fitted and what it gained).
 //!
 //! **Scale.** The value is in units where `v` means a win probability of about
 //! `1 / (1 + exp(−v / 200))` for the side to move: 100 ≈ 62 %, 200 ≈ 73 %, 400 ≈ 88 %

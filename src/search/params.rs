@@ -211,7 +211,8 @@ tunables! {
 }
 
 /// The longest side of a board that plays a small board's constants ([`Tunables::for_game`]):
-/// the sizes measured are 15 and 20, and each board plays the set of the nearer one.
+/// the sizes measured are 15 and 20, and each board plays the set of the nearer one; for every
+/// rule, the longest side whose search asks the evaluation's network.
 pub const SMALL_BOARD: usize = 17;
 
 // `SearchParams::set_by_name` has one bit per constant.
@@ -219,8 +220,9 @@ const _: () = assert!(Tunables::SPECS.len() <= 64);
 
 impl Tunables {
     /// The renju tune's set, which freestyle (on the larger boards), standard, renju and caro
-    /// with overlines play (see [`Tunables::for_game`]): the first tune's set with the renju
-    /// tune's pruning and reduction constants.
+    /// with overlines play (see [`Tunables::for_game`]; on boards of more than
+    /// [`SMALL_BOARD`] lines with `net_margin` −1): the first tune's set with the renju tune's
+    /// pruning and reduction constants.
     pub const RENJU_TUNE: Tunables = Tunables {
         rfp_margin: 44,
         razor_margin: 202,
@@ -253,8 +255,8 @@ impl Tunables {
     /// by default: the renju tune's set for freestyle, standard, renju and caro with
     /// overlines (a match proved it in each), freestyle's own on the smaller boards, the
     /// first tune's set (the macro's defaults above) for caro with exact fives, where none
-    /// was measured; on boards of more than [`SMALL_BOARD`] lines without the evaluation's
-    /// network.
+    /// was measured. Every rule plays without the evaluation's network on boards of more
+    /// than [`SMALL_BOARD`] lines.
     pub fn for_game(rule: Rule, size: usize) -> Tunables {
         let set = Tunables::for_rule(rule, size);
         if size > SMALL_BOARD {
@@ -263,7 +265,8 @@ impl Tunables {
             // move (81-319-0, 20.3 %, against 88-312-0, 22.0 %, without it over 400 games, and
             // 38-162-0 again with the cells far from every stone counted as on 15×15;
             // docs/results.md, twenty-seventh and twenty-eighth sessions): no gain to pay its
-            // cost in speed for, so the larger boards play without a network.
+            // cost in speed for, so the larger boards play without a network (standard's was
+            // not measured on 20×20).
             Tunables {
                 net_margin: -1,
                 ..set
@@ -501,7 +504,7 @@ mod tests {
 
     /// Freestyle plays its small boards' set up to [`SMALL_BOARD`] lines and the renju
     /// tune's beyond (the sizes measured are 15 and 20); the other rules' sets do not depend
-    /// on the size; every rule plays without the network on the larger boards.
+    /// on the size but for `net_margin`, negative on the larger boards for every rule.
     #[test]
     fn freestyle_boards_play_the_set_of_the_nearer_measured_size() {
         for size in 5..=22 {

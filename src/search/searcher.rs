@@ -276,7 +276,7 @@ pub struct Searcher {
     history: History,
     board: Board,
     /// The evaluation network's sums along the line (unused by rules without a network, and
-    /// where `net_margin` is negative: freestyle on boards of more than 17 lines).
+    /// where `net_margin` is negative: every rule on boards of more than 17 lines).
     net: eval::NetStack,
     nodes: u64,
     next_check: u64,
