@@ -898,8 +898,7 @@ impl Searcher {
             return DRAW;
         }
         if ply >= MAX_PLY {
-            let margin = self.params.tune.net_margin;
-            return eval::evaluate_near(&self.board, &mut self.net, alpha, beta, margin);
+            return self.static_value(alpha, beta);
         }
         // Step 3. Mate-distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -943,7 +942,7 @@ impl Searcher {
         let opp = me.opponent();
         let static_eval = match entry {
             Some(e) => e.eval,
-            None => eval::evaluate_near(&self.board, &mut self.net, alpha, beta, t.net_margin),
+            None => self.static_value(alpha, beta),
         };
         self.stack[ply as usize].eval = Some(static_eval);
         let improving = ply >= 2
@@ -1161,6 +1160,14 @@ impl Searcher {
         best
     }
 
+    /// The board's static value at a node whose window is `(alpha, beta)`: the evaluation's
+    /// network asked only within `net_margin` of the window ([`eval::evaluate_near`]).
+    #[inline]
+    fn static_value(&mut self, alpha: Value, beta: Value) -> Value {
+        let margin = self.params.tune.net_margin;
+        eval::evaluate_near(&self.board, &mut self.net, alpha, beta, margin)
+    }
+
     /// Makes `mv` followed by the line from `ply + 1` the principal line from `ply`.
     #[inline]
     fn extend_pv(&mut self, ply: i32, mv: Pos) {
@@ -1214,8 +1221,7 @@ impl Searcher {
             return DRAW;
         }
         if ply >= MAX_PLY {
-            let margin = self.params.tune.net_margin;
-            return eval::evaluate_near(&self.board, &mut self.net, alpha, beta, margin);
+            return self.static_value(alpha, beta);
         }
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
@@ -1279,18 +1285,7 @@ impl Searcher {
                 }
             }
         }
-        let static_eval = entry.map_or_else(
-            || {
-                eval::evaluate_near(
-                    &self.board,
-                    &mut self.net,
-                    alpha,
-                    beta,
-                    self.params.tune.net_margin,
-                )
-            },
-            |e| e.eval,
-        );
+        let static_eval = entry.map_or_else(|| self.static_value(alpha, beta), |e| e.eval);
         if static_eval >= beta {
             return static_eval;
         }
