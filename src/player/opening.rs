@@ -24,6 +24,7 @@ use rand::Rng;
 use super::fallback::fallback_move;
 use super::Player;
 use crate::core::{Board, Color, Pos};
+use crate::search::params::Tunables;
 use crate::search::SearchControl;
 
 /// Half the width of the balanced band (see the module docs).
@@ -597,11 +598,18 @@ fn show(v: i32) -> String {
     crate::search::value::describe(v)
 }
 
-/// The static value of `board` for the side to move (a player without a search).
+/// The static value of `board` for the side to move (a player without a search): with the
+/// evaluation's network only where the search would ask it ([`Tunables::for_game`]; not on
+/// boards of more than [`crate::search::params::SMALL_BOARD`] lines).
 fn static_value(board: &Board) -> i32 {
     let mut copy = board.clone();
     crate::eval::prepare(&mut copy);
-    crate::eval::evaluate(&copy)
+    let size = copy.width().max(copy.height());
+    if Tunables::for_game(copy.rule(), size).net_margin < 0 {
+        crate::eval::evaluate_linear(&copy)
+    } else {
+        crate::eval::evaluate(&copy)
+    }
 }
 
 fn centre(board: &Board) -> (i32, i32) {
@@ -734,6 +742,40 @@ mod tests {
             b.make_move(p);
         }
         b
+    }
+
+    /// The fallback's static value reads the network where the search does: on 15×15, not
+    /// on 20×20 (where it is the linear value).
+    #[test]
+    fn fallback_value_reads_the_network_only_where_the_search_does() {
+        let mut differs = false;
+        for rule in [Rule::Freestyle, Rule::Standard] {
+            for size in [15, 20] {
+                let mut rng = rand::rngs::StdRng::seed_from_u64(size as u64);
+                for _ in 0..40 {
+                    let mut b = Board::new(size, size, rule).expect("board");
+                    let c = size / 2;
+                    for _ in 0..8 {
+                        let x = c - 3 + rng.gen_range(0..7);
+                        let y = c - 3 + rng.gen_range(0..7);
+                        let p = b.pos(x, y).expect("on board");
+                        if b.is_empty(p) {
+                            b.make_move(p);
+                        }
+                    }
+                    let mut prepared = b.clone();
+                    crate::eval::prepare(&mut prepared);
+                    let linear = crate::eval::evaluate_linear(&prepared);
+                    if size > crate::search::params::SMALL_BOARD {
+                        assert_eq!(static_value(&b), linear, "{rule:?} {size}");
+                    } else {
+                        assert_eq!(static_value(&b), crate::eval::evaluate(&prepared));
+                        differs |= static_value(&b) != linear;
+                    }
+                }
+            }
+        }
+        assert!(differs, "the network never changed a 15×15 value");
     }
 
     #[test]
