@@ -38,8 +38,8 @@ pub const HIDDEN: usize = 32;
 /// `round(w · NET_SCALE)`). The sums are kept in 16 bits (eight lanes to an SSE2 add), so the
 /// scale is small: the fitted freestyle network's largest sum over the data is far below
 /// `i16::MAX` at this scale (`tune` prints it, and refuses a network whose sums could reach
-/// it on boards of twice the cells), and the adds wrap, so that a sum that fits is exact
-/// whatever the order of the adds.
+/// it on the largest boards that read a network, 17×17), and the adds wrap, so that a sum
+/// that fits is exact whatever the order of the adds.
 pub const NET_SCALE: i32 = 64;
 
 /// Roles of a colour: the side to move's (0) or the other side's (1).

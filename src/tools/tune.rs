@@ -54,6 +54,7 @@ use crate::core::{Board, Color, Rule};
 use crate::eval::network::{HIDDEN, NET_SCALE, ROLES};
 use crate::eval::tables::{CLASS_GROUP, GROUPS};
 use crate::eval::{threat_mask, EvalTables, Network, THREAT_BITS};
+use crate::search::params::SMALL_BOARD;
 use crate::tools::datagen::{canonical_key, Record};
 
 /// The evaluation's scale: a value `v` means a win probability of `σ(v / SCALE)`.
@@ -820,11 +821,15 @@ fn train_network(
     }
     let largest = largest * NET_SCALE as f32;
     println!("largest kept sum over the training positions: {largest:.0} in fixed point");
-    // Boards of up to twice the training boards' cells (22×22 against 15×15) could double it,
-    // and a 16-bit sum that overflows wraps without a sound.
-    if 2.0 * largest >= i16::MAX as f32 {
+    // The search reads a network on boards of up to `SMALL_BOARD` lines only
+    // (`Tunables::for_game`), which have up to 1.3 times a 15×15 board's cells, and a 16-bit
+    // sum that overflows wraps without a sound. (A network switched on by name on a larger
+    // board, `--search-param net_margin`, may wrap there.)
+    let cells = (SMALL_BOARD * SMALL_BOARD) as f32 / (15.0 * 15.0);
+    if cells * largest >= i16::MAX as f32 {
         return Err(format!(
-            "the network's sums (up to {largest:.0}) would not fit in 16 bits on the largest boards"
+            "the network's sums (up to {largest:.0}) would not fit in 16 bits on boards of \
+             {SMALL_BOARD} lines"
         ));
     }
     let quantized = net.quantized();
