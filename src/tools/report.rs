@@ -4,7 +4,7 @@
 //!
 //! Everything is from the point of view of the pairing's *first* engine.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::records::{GameRecord, GameResult, IllegalKind, ResultReason};
@@ -81,6 +81,12 @@ pub struct PairStats {
     outcomes: BTreeMap<usize, Outcome>,
     /// Count of each way a game ended, keyed `WINNER: reason` (or `draw: reason`).
     pub reasons: BTreeMap<String, u64>,
+    /// Every game seen, as the first engine's colour and the stones in order: engines at a
+    /// fixed node count replay an opening's game move for move, and those repeats are no
+    /// new evidence.
+    seen: BTreeSet<(bool, Vec<(usize, usize)>)>,
+    /// Win / loss / draw counts of the first engine over the games not seen before.
+    pub distinct: Trinomial,
 }
 
 impl PairStats {
@@ -92,6 +98,8 @@ impl PairStats {
             tri: Trinomial::default(),
             outcomes: BTreeMap::new(),
             reasons: BTreeMap::new(),
+            seen: BTreeSet::new(),
+            distinct: Trinomial::default(),
         }
     }
 
@@ -106,6 +114,9 @@ impl PairStats {
             Outcome::Loss => format!("{}: {}", self.second, reason_label(record.reason)),
         };
         *self.reasons.entry(key).or_default() += 1;
+        if self.seen.insert((first_is_black, record.moves.clone())) {
+            self.distinct.add(outcome);
+        }
     }
 
     /// Pentanomial counts of the complete opening pairs (games `2j` and `2j + 1`).
@@ -199,6 +210,24 @@ impl PairStats {
             }
             s.push('\n');
         }
+        let d = &self.distinct;
+        if d.games() < t.games() {
+            // Said plainly, since the intervals above count every repeat as a new game.
+            let _ = write!(
+                s,
+                "Distinct games: {} of {} (the others replayed one of them move for move); \
+                 over them {} - {} - {}",
+                d.games(),
+                t.games(),
+                d.wins,
+                d.losses,
+                d.draws
+            );
+            if let Some(e) = d.elo(CONFIDENCE) {
+                let _ = write!(s, ", Elo {}{}", elo_text(e.elo), margin_text(&e));
+            }
+            s.push('\n');
+        }
         if !self.reasons.is_empty() {
             let list: Vec<String> = self
                 .reasons
@@ -287,6 +316,48 @@ mod tests {
         assert_eq!(
             line,
             "A vs B 60-40-0 Elo +70.4 ± 70.6 LLR 0.48 [-2.94,2.94]"
+        );
+    }
+
+    /// Four games, two of them a replay of the first move for move: two distinct games, and
+    /// the report says so; a game of the same stones with the colours swapped is not a replay.
+    #[test]
+    fn replayed_games_are_counted_once() {
+        let game = |moves: Vec<(usize, usize)>, result| {
+            GameRecord::new("A", "B", (15, 15), 0, moves, result, ResultReason::Five)
+        };
+        let line = vec![
+            (7, 7),
+            (8, 7),
+            (7, 8),
+            (8, 8),
+            (7, 9),
+            (8, 9),
+            (7, 10),
+            (8, 10),
+            (7, 11),
+        ];
+        let mut st = PairStats::new("A", "B");
+        st.add(0, true, &game(line.clone(), GameResult::BlackWin));
+        st.add(1, false, &game(line.clone(), GameResult::BlackWin));
+        st.add(2, true, &game(line.clone(), GameResult::BlackWin));
+        st.add(3, false, &game(line[..8].to_vec(), GameResult::Draw));
+        assert_eq!((st.tri.wins, st.tri.losses, st.tri.draws), (2, 1, 1));
+        assert_eq!(
+            (st.distinct.wins, st.distinct.losses, st.distinct.draws),
+            (1, 1, 1)
+        );
+        let r = st.report(None);
+        assert!(
+            r.contains("Distinct games: 3 of 4 (the others replayed one of them move for move); over them 1 - 1 - 1, Elo +0.0"),
+            "{r}"
+        );
+        let mut fresh = PairStats::new("A", "B");
+        fresh.add(0, true, &game(line.clone(), GameResult::BlackWin));
+        fresh.add(1, false, &game(line[..8].to_vec(), GameResult::Draw));
+        assert!(
+            !fresh.report(None).contains("Distinct"),
+            "no repeat, no line"
         );
     }
 
