@@ -1,6 +1,6 @@
 //! Per-pairing results and how they are shown: the live progress line, the one-line game log
-//! and the final report (W/L/D, score, Elo ± 95 %, LOS, pentanomial counts, result reasons,
-//! SPRT).
+//! and the final report (W/L/D, score, Elo ± 95 %, LOS, pentanomial counts, the games that
+//! replay an earlier one, result reasons, SPRT).
 //!
 //! Everything is from the point of view of the pairing's *first* engine.
 
@@ -81,9 +81,9 @@ pub struct PairStats {
     outcomes: BTreeMap<usize, Outcome>,
     /// Count of each way a game ended, keyed `WINNER: reason` (or `draw: reason`).
     pub reasons: BTreeMap<String, u64>,
-    /// Every game seen, as the first engine's colour and the stones in order: engines at a
-    /// fixed node count replay an opening's game move for move, and those repeats are no
-    /// new evidence.
+    /// Every game seen, as the first engine's colour and the stones in order: a deterministic
+    /// engine (ours at a fixed node count) replays an opening's game move for move, and those
+    /// repeats are no new evidence.
     seen: BTreeSet<(bool, Vec<(usize, usize)>)>,
     /// Win / loss / draw counts of the first engine over the games not seen before.
     pub distinct: Trinomial,
@@ -319,7 +319,7 @@ mod tests {
         );
     }
 
-    /// Four games, two of them a replay of the first move for move: two distinct games, and
+    /// Four games, one of them a replay of the first move for move: three distinct games, and
     /// the report says so; a game of the same stones with the colours swapped is not a replay.
     #[test]
     fn replayed_games_are_counted_once() {
