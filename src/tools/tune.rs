@@ -825,8 +825,8 @@ fn train_network(
     // (`Tunables::for_game`), which have up to 1.3 times a 15×15 board's cells, and a 16-bit
     // sum that overflows wraps without a sound. (A network switched on by name on a larger
     // board, `--search-param net_margin`, may wrap there.)
-    let cells = (SMALL_BOARD * SMALL_BOARD) as f32 / (15.0 * 15.0);
-    if cells * largest >= i16::MAX as f32 {
+    let area_ratio = (SMALL_BOARD * SMALL_BOARD) as f32 / (15.0 * 15.0);
+    if area_ratio * largest >= i16::MAX as f32 {
         return Err(format!(
             "the network's sums (up to {largest:.0}) would not fit in 16 bits on boards of \
              {SMALL_BOARD} lines"
