@@ -12,6 +12,7 @@ use crate::core::{Board, MoveVerdict, Rule};
 use super::adjudication::default_draw_after;
 use super::clock::TimeControl;
 use super::game::GameSettings;
+use super::opening_balance::{OpeningJudge, DEFAULT_BALANCE_NODES};
 use super::openings::{
     load_openings, order_openings, random_openings, Opening, OpeningFormat, OpeningOrder,
     SizePolicy,
@@ -60,6 +61,14 @@ pub struct CommonArgs {
     /// (0 = empty board, the first brain gets BEGIN).
     #[arg(long, default_value_t = 0)]
     pub random_openings: usize,
+    /// With --random-openings: keep only the openings that a search of this engine (at
+    /// --balance-nodes) values within this many evaluation units of level for the side to
+    /// move, and finds no forced result in (100 units is about a 62 % winning chance).
+    #[arg(long, value_name = "UNITS")]
+    pub balanced_within: Option<i32>,
+    /// Nodes of the search that values each random opening for --balanced-within.
+    #[arg(long, default_value_t = DEFAULT_BALANCE_NODES)]
+    pub balance_nodes: u64,
     /// Seed for --openings-order random and --random-openings (default: from the clock,
     /// printed in the header).
     #[arg(long)]
@@ -175,6 +184,9 @@ pub struct MatchConfig {
     pub progress: bool,
     /// Seed used for the opening order / random openings.
     pub seed: u64,
+    /// How the openings were chosen, when the count alone does not say it (printed after it
+    /// in the header; empty otherwise).
+    pub openings_note: String,
 }
 
 /// Parses `elo0,elo1[,alpha,beta]`.
@@ -309,6 +321,16 @@ impl MatchConfig {
         if c.swap2 && (c.openings.is_some() || c.random_openings > 0) {
             bail!("--swap2 plays its own openings: it excludes --openings and --random-openings");
         }
+        if c.balanced_within.is_some() && c.random_openings == 0 {
+            bail!("--balanced-within keeps some of the --random-openings: it needs them");
+        }
+        if c.balanced_within.is_some_and(|v| v < 0) {
+            bail!("--balanced-within must be at least 0");
+        }
+        let mut judge = c
+            .balanced_within
+            .map(|within| (OpeningJudge::new(c.size, rule, c.balance_nodes), within));
+        let mut drawn = 0usize;
         let mut openings = match &c.openings {
             Some(path) => {
                 if c.random_openings > 0 {
@@ -327,14 +349,20 @@ impl MatchConfig {
                 while v.len() < pairs {
                     let before = v.len();
                     for o in random_openings(pairs - v.len(), c.random_openings, c.size, 3, s) {
-                        if check_opening(&o, c.size, rule).is_ok() {
+                        drawn += 1;
+                        if check_opening(&o, c.size, rule).is_ok()
+                            && judge
+                                .as_mut()
+                                .is_none_or(|(judge, within)| judge.is_balanced(&o, *within))
+                        {
                             v.push(o);
                         }
                     }
                     fruitless = if v.len() == before { fruitless + 1 } else { 0 };
                     if fruitless >= 100 {
                         bail!(
-                            "cannot draw {pairs} playable openings of {} stones on {}x{}",
+                            "cannot draw {pairs} playable{} openings of {} stones on {}x{}",
+                            if judge.is_some() { " and balanced" } else { "" },
                             c.random_openings,
                             c.size,
                             c.size
@@ -397,6 +425,14 @@ impl MatchConfig {
             restart: !c.no_restart,
             progress: !c.quiet,
             seed,
+            openings_note: match c.balanced_within {
+                Some(within) => format!(
+                    " (kept {} of {drawn} random ones: a search of {} nodes values them within \u{b1}{within})",
+                    (c.games * c.rounds).div_ceil(2),
+                    c.balance_nodes
+                ),
+                None => String::new(),
+            },
         })
     }
 
@@ -570,6 +606,39 @@ mod tests {
         .unwrap();
         assert_eq!(c.openings.len(), 5);
         assert!(c.openings.iter().all(|o| o.len() == 3));
+    }
+
+    #[test]
+    fn balanced_random_openings_are_kept_by_their_value() {
+        let args = |within: &str| {
+            cfg(&[
+                "--engine",
+                "a",
+                "--engine",
+                "b",
+                "--random-openings",
+                "3",
+                "--games",
+                "8",
+                "--seed",
+                "7",
+                "--balanced-within",
+                within,
+                "--balance-nodes",
+                "500",
+            ])
+        };
+        let c = args("60").unwrap();
+        assert_eq!(c.openings.len(), 4);
+        let mut judge = OpeningJudge::new(15, Rule::Freestyle, 500);
+        for o in &c.openings {
+            let v = judge.value(o).expect("a value");
+            assert!(v.abs() <= 60, "{v}");
+        }
+        assert!(c.openings_note.contains("kept 4 of"), "{}", c.openings_note);
+        // Without --random-openings, or below zero: an error.
+        assert!(cfg(&["--engine", "a", "--engine", "b", "--balanced-within", "60"]).is_err());
+        assert!(args("-1").is_err());
     }
 
     #[test]

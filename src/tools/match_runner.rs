@@ -253,7 +253,7 @@ pub fn run_match(config: MatchConfig, out: &mut dyn Write) -> Result<MatchSummar
         planned,
         config.games,
         config.rounds,
-        if config.openings.is_empty() { "no openings".to_string() } else { format!("{} openings", config.openings.len()) },
+        if config.openings.is_empty() { "no openings".to_string() } else { format!("{} openings{}", config.openings.len(), config.openings_note) },
         config.concurrency,
         config.seed
     )?;

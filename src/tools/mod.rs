@@ -12,6 +12,7 @@
 //! * [`stats`]: Elo, LOS, pentanomial statistics and SPRT.
 //! * [`openings`]: reading opening files (c-gomoku-cli `offset` / `pos`
 //!   formats and the project corpora line format).
+//! * [`opening_balance`]: random openings kept when our search values them near level.
 //! * [`records`]: game records written as SGF (c-gomoku-cli style) and PGN
 //!   (for BayesElo / Ordo).
 //! * [`engine_process`]: spawning and driving one external brain process with
@@ -37,6 +38,7 @@ pub mod game;
 pub mod job;
 pub mod match_options;
 pub mod match_runner;
+pub mod opening_balance;
 pub mod openings;
 pub mod protocol_bench;
 pub mod records;
