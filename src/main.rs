@@ -148,6 +148,9 @@ enum Command {
     /// Training positions from games of the engine against itself at a fixed node budget
     /// (seeded, shardable; one record line per position).
     Datagen(tianyuan::tools::datagen::DatagenArgs),
+    /// Search datagen records' positions again at a larger node budget and write them with
+    /// the new values (a stronger teacher for `tune`).
+    Relabel(tianyuan::tools::relabel::RelabelArgs),
     /// Fit the evaluation's weights to datagen records (logistic regression; writes a weight
     /// file that the hidden brain flag --eval-file loads).
     Tune(tianyuan::tools::tune::TuneArgs),
@@ -213,6 +216,7 @@ fn main() -> ExitCode {
             report(tianyuan::tools::match_runner::run_selfplay_command(&args))
         }
         Some(Command::Datagen(args)) => report(tianyuan::tools::datagen::run_command(&args)),
+        Some(Command::Relabel(args)) => report(tianyuan::tools::relabel::run_command(&args)),
         Some(Command::Tune(args)) => report(tianyuan::tools::tune::run_command(&args)),
         Some(Command::Spsa(args)) => report(tianyuan::tools::spsa::run_command(&args)),
     }

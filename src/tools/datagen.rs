@@ -471,17 +471,36 @@ pub struct DatagenArgs {
     pub random_moves: u32,
 }
 
+/// Reads a `--shard` value `i/n` (0-based `i < n`).
+pub fn parse_shard(text: &str) -> anyhow::Result<(usize, usize)> {
+    text.split_once('/')
+        .and_then(|(i, n)| Some((i.parse().ok()?, n.parse().ok()?)))
+        .filter(|&(i, n): &(usize, usize)| n >= 1 && i < n)
+        .ok_or_else(|| anyhow::anyhow!("--shard wants i/n with i < n, not {text}"))
+}
+
+/// The records' output: `-` for stdout, else the file `path` appended to.
+pub fn open_output(path: &str) -> anyhow::Result<Box<dyn Write>> {
+    use anyhow::Context;
+    Ok(if path == "-" {
+        Box::new(std::io::BufWriter::new(std::io::stdout().lock()))
+    } else {
+        Box::new(std::io::BufWriter::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open {path}"))?,
+        ))
+    })
+}
+
 /// Runs `datagen`: records to `--out`, the progress line on stderr.
 pub fn run_command(args: &DatagenArgs) -> anyhow::Result<()> {
     use anyhow::Context;
     let rule = Rule::parse(&args.rule).with_context(|| format!("unknown rule {}", args.rule))?;
     anyhow::ensure!((5..=22).contains(&args.size), "size must be 5..22");
-    let shard = args
-        .shard
-        .split_once('/')
-        .and_then(|(i, n)| Some((i.parse().ok()?, n.parse().ok()?)))
-        .filter(|&(i, n): &(usize, usize)| n >= 1 && i < n)
-        .with_context(|| format!("--shard wants i/n with i < n, not {}", args.shard))?;
+    let shard = parse_shard(&args.shard)?;
     let openings = match &args.openings {
         Some(path) => OpeningSource::List(
             crate::tools::openings::load_openings(
@@ -510,17 +529,7 @@ pub fn run_command(args: &DatagenArgs) -> anyhow::Result<()> {
         vct_nodes: args.vct_nodes,
         random_moves: args.random_moves,
     };
-    let mut out: Box<dyn Write> = if args.out == "-" {
-        Box::new(std::io::BufWriter::new(std::io::stdout().lock()))
-    } else {
-        Box::new(std::io::BufWriter::new(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&args.out)
-                .with_context(|| format!("cannot open {}", args.out))?,
-        ))
-    };
+    let mut out = open_output(&args.out)?;
     let started = Instant::now();
     let mut stderr = std::io::stderr();
     let stats = run(&config, &mut out, &mut |p| {

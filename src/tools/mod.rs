@@ -3,8 +3,8 @@
 //! Subcommands: [`solve`] (VCF / VCT over corpus positions or move lists), [`bench`](mod@bench) (fixed
 //! workloads: the rules core's speed), [`demo`] (watch the brain play itself),
 //! [`protocol_bench`] (hidden: protocol latencies and time overshoot), `match` / `selfplay`
-//! ([`match_runner`]), the data tools `datagen` and `tune` ([`datagen`], [`tune`]) and the
-//! search constants' tuner [`spsa`].
+//! ([`match_runner`]), the data tools `datagen`, `relabel` and `tune` ([`datagen`],
+//! [`relabel`], [`tune`]) and the search constants' tuner [`spsa`].
 //!
 //! The match runner's building blocks other than [`adjudication`] know nothing of the rules;
 //! adjudication judges moves with the rules core, and the match runner puts them together.
@@ -42,6 +42,7 @@ pub mod opening_balance;
 pub mod openings;
 pub mod protocol_bench;
 pub mod records;
+pub mod relabel;
 pub mod report;
 pub mod schedule;
 pub mod seat;
