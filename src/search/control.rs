@@ -126,6 +126,14 @@ impl SearchControl {
         )
     }
 
+    /// A control that only a node budget ends (its clock is a year): the same search on every
+    /// machine, for the data and match tools.
+    pub fn for_nodes(nodes: u64) -> Self {
+        let mut control = SearchControl::for_millis(365 * 24 * 3600 * 1000);
+        control.max_nodes = Some(nodes);
+        control
+    }
+
     /// The time budget.
     #[inline]
     pub fn budget(&self) -> &TimeBudget {

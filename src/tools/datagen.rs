@@ -58,9 +58,6 @@ const RANDOM_MOVE_SALT: u64 = 0x5241_4E44;
 /// Stones in play order.
 type Stones = Vec<(usize, usize)>;
 
-/// A time budget no node-limited search reaches (a year).
-const NO_CLOCK_MS: u64 = 365 * 24 * 3600 * 1000;
-
 /// One training position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
@@ -354,8 +351,7 @@ pub fn run(
                 continue;
             }
             // No clock: the node budget alone ends the search, the same on every machine.
-            let mut control = SearchControl::for_millis(NO_CLOCK_MS);
-            control.max_nodes = Some(config.nodes);
+            let control = SearchControl::for_nodes(config.nodes);
             let result = searchers[me as usize].search_move(&board, &control, &mut |_| {});
             let Some(best) = result
                 .best

@@ -622,8 +622,7 @@ mod tests {
                 "8",
                 "--seed",
                 "7",
-                "--balanced-within",
-                within,
+                &format!("--balanced-within={within}"),
                 "--balance-nodes",
                 "500",
             ])

@@ -20,9 +20,6 @@ pub const DEFAULT_BALANCE_NODES: u64 = 20_000;
 /// on the opening).
 const BALANCE_TABLE_BYTES: u64 = 16 << 20;
 
-/// No clock: the node budget alone ends the search, the same on every machine.
-const NO_CLOCK_MS: u64 = 365 * 24 * 3600 * 1000;
-
 /// Values openings with a fixed-node search of this engine.
 pub struct OpeningJudge {
     searcher: Searcher,
@@ -53,8 +50,7 @@ impl OpeningJudge {
             }
         }
         self.searcher.clear();
-        let mut control = SearchControl::for_millis(NO_CLOCK_MS);
-        control.max_nodes = Some(self.nodes);
+        let control = SearchControl::for_nodes(self.nodes);
         let result = self.searcher.search_move(&board, &control, &mut |_| {});
         let value = result.last.value;
         (result.last.depth > 0 && !is_mate(value)).then_some(value)

@@ -16,9 +16,6 @@ use super::datagen::{open_output, parse_shard, Record};
 use crate::search::value::is_mate;
 use crate::search::{SearchControl, Searcher};
 
-/// A time budget no node-limited search reaches (a year).
-const NO_CLOCK_MS: u64 = 365 * 24 * 3600 * 1000;
-
 /// Arguments of `relabel`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct RelabelArgs {
@@ -77,11 +74,11 @@ pub fn relabel(
         counts.read += 1;
         if record.stones.len() < min_stones {
             counts.too_short += 1;
+            progress(&counts);
             continue;
         }
         let board = record.board().map_err(|e| anyhow::anyhow!(e))?;
-        let mut control = SearchControl::for_millis(NO_CLOCK_MS);
-        control.max_nodes = Some(nodes.max(1));
+        let control = SearchControl::for_nodes(nodes.max(1));
         let result = searcher.search_move(&board, &control, &mut |_| {});
         if result.last.depth == 0 || is_mate(result.last.value) {
             counts.decided += 1;
