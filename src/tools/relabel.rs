@@ -28,6 +28,11 @@ pub struct RelabelArgs {
     /// Leave out the records with fewer stones than this (they are not searched).
     #[arg(long, default_value_t = 0)]
     pub min_stones: usize,
+    /// Leave out the records with more stones than this (they are not searched): a deeper
+    /// teacher spent where it is needed, on the first moves after the opening, where the
+    /// games against Rapfi are lost (docs/results.md, twenty-fifth session).
+    #[arg(long, default_value_t = usize::MAX)]
+    pub max_stones: usize,
     /// This run's shard `i/n` (0-based i): it takes the records i, i+n, i+2n, … (counted
     /// over all the files, before `--min-stones`).
     #[arg(long, default_value = "0/1")]
@@ -48,8 +53,8 @@ pub struct RelabelCounts {
     pub read: usize,
     /// Records written with their new value.
     pub written: usize,
-    /// Records left out: fewer stones than `--min-stones`.
-    pub too_short: usize,
+    /// Records left out: fewer stones than `--min-stones` or more than `--max-stones`.
+    pub out_of_range: usize,
     /// Records left out: the new search found a forced result.
     pub decided: usize,
 }
@@ -59,7 +64,7 @@ pub struct RelabelCounts {
 pub fn relabel(
     records: impl Iterator<Item = Result<Record, String>>,
     nodes: u64,
-    min_stones: usize,
+    stones: std::ops::RangeInclusive<usize>,
     (index, count): (usize, usize),
     searcher: &mut Searcher,
     out: &mut dyn Write,
@@ -72,8 +77,8 @@ pub fn relabel(
         }
         let mut record = record.map_err(|e| anyhow::anyhow!(e))?;
         counts.read += 1;
-        if record.stones.len() < min_stones {
-            counts.too_short += 1;
+        if !stones.contains(&record.stones.len()) {
+            counts.out_of_range += 1;
             progress(&counts);
             continue;
         }
@@ -113,7 +118,7 @@ pub fn run_command(args: &RelabelArgs) -> anyhow::Result<()> {
     let counts = relabel(
         lines.iter().map(|l| Record::parse(l)),
         args.nodes,
-        args.min_stones,
+        args.min_stones..=args.max_stones,
         shard,
         &mut searcher,
         &mut out,
@@ -130,8 +135,13 @@ pub fn run_command(args: &RelabelArgs) -> anyhow::Result<()> {
         },
     )?;
     eprintln!(
-        "[relabel] done: {} read, {} written, {} with fewer than {} stones, {} decided by the search",
-        counts.read, counts.written, counts.too_short, args.min_stones, counts.decided
+        "[relabel] done: {} read, {} written, {} with fewer than {} or more than {} stones, {} decided by the search",
+        counts.read,
+        counts.written,
+        counts.out_of_range,
+        args.min_stones,
+        args.max_stones,
+        counts.decided
     );
     Ok(())
 }
@@ -152,18 +162,31 @@ mod tests {
     }
 
     #[test]
-    fn records_get_the_new_search_value_and_decided_ones_are_left_out() {
+    fn records_get_the_new_search_value_and_decided_or_out_of_range_ones_are_left_out() {
         let quiet = record(&[(7, 7), (8, 8), (6, 8), (8, 6)], 12_345);
         // Black to move with an open three of its own: a forced win, left out.
         let won = record(&[(7, 7), (0, 0), (8, 7), (0, 14), (9, 7), (14, 0)], 0);
         let short = record(&[(7, 7), (8, 8)], 7);
-        let input = [quiet.clone(), won, short];
+        let long = record(
+            &[
+                (7, 7),
+                (8, 8),
+                (6, 8),
+                (8, 6),
+                (0, 0),
+                (14, 14),
+                (0, 14),
+                (14, 0),
+            ],
+            7,
+        );
+        let input = [quiet.clone(), won, short, long];
         let mut out = Vec::new();
         let mut searcher = Searcher::new(1 << 20);
         let counts = relabel(
             input.iter().cloned().map(Ok),
             2_000,
-            3,
+            3..=6,
             (0, 1),
             &mut searcher,
             &mut out,
@@ -173,9 +196,9 @@ mod tests {
         assert_eq!(
             counts,
             RelabelCounts {
-                read: 3,
+                read: 4,
                 written: 1,
-                too_short: 1,
+                out_of_range: 2,
                 decided: 1
             }
         );
@@ -198,7 +221,7 @@ mod tests {
             let counts = relabel(
                 input.iter().cloned().map(Ok),
                 300,
-                0,
+                0..=usize::MAX,
                 (shard, 2),
                 &mut searcher,
                 &mut std::io::sink(),
