@@ -34,7 +34,7 @@ pub struct RelabelArgs {
     #[arg(long, default_value_t = usize::MAX)]
     pub max_stones: usize,
     /// This run's shard `i/n` (0-based i): it takes the records i, i+n, i+2n, … (counted
-    /// over all the files, before `--min-stones`).
+    /// over all the files, before the stone range).
     #[arg(long, default_value = "0/1")]
     pub shard: String,
     /// Transposition table, MiB (kept from one record to the next: a game's positions follow
