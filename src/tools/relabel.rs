@@ -134,14 +134,18 @@ pub fn run_command(args: &RelabelArgs) -> anyhow::Result<()> {
             }
         },
     )?;
+    // The default upper bound is usize::MAX: say "no upper bound" rather than print it.
+    let range = if args.max_stones == usize::MAX {
+        format!("fewer than {}", args.min_stones)
+    } else {
+        format!(
+            "fewer than {} or more than {}",
+            args.min_stones, args.max_stones
+        )
+    };
     eprintln!(
-        "[relabel] done: {} read, {} written, {} with fewer than {} or more than {} stones, {} decided by the search",
-        counts.read,
-        counts.written,
-        counts.out_of_range,
-        args.min_stones,
-        args.max_stones,
-        counts.decided
+        "[relabel] done: {} read, {} written, {} with {} stones, {} decided by the search",
+        counts.read, counts.written, counts.out_of_range, range, counts.decided
     );
     Ok(())
 }
