@@ -3,6 +3,7 @@ scripts beside this file."""
 import re
 import subprocess
 import sys
+import time
 
 # Lines a brain writes that are not its answer to a move.
 NOT_A_MOVE = ("MESSAGE", "DEBUG", "OK", "ERROR", "UNKNOWN")
@@ -59,6 +60,25 @@ class Brain:
         for i, (x, y) in enumerate(stones):
             self.send(f"{x},{y},{1 if (len(stones) - i) % 2 == 0 else 2}")
         self.send("DONE")
+
+
+def ask(brain, moves, clear=False):
+    """The brain's move and last reported value (the MESSAGE text, e.g. `-97` or `-M28`) on
+    the position after `moves`; with `clear`, the brain forgets its table first."""
+    # Rapfi loses a line that arrives while it finishes a search (scripts/delay-info.py): let
+    # the last answer's search wind down first.
+    time.sleep(0.05)
+    if clear:
+        brain.send("YXHASHCLEAR")
+    brain.send_board(moves)
+    move, msgs = brain.answer()
+    found = None
+    for m in msgs:
+        # Rapfi: "Eval -97"; ours: " ev -44".
+        r = re.search(r"(?:Eval| ev) (-?\+?M?\d+)", m)
+        if r:
+            found = r.group(1).replace("+", "")
+    return move, found
 
 
 def sgf_games(path):

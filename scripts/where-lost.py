@@ -26,9 +26,8 @@ The values are each engine's own scale (Rapfi's and ours both aim at a win rate 
 import re
 import statistics
 import sys
-import time
 
-from brain_io import Brain, sgf_games, sgf_moves
+from brain_io import Brain, ask, sgf_games, sgf_moves
 
 LOST_AT = -300
 # The oracle's value before the move into its forced win above which the loss was sudden.
@@ -42,22 +41,6 @@ def value(text):
     if "M" in text:
         return -100000 if text.startswith("-") else 100000
     return int(text)
-
-
-def ask(brain, moves):
-    """The brain's move and last reported value on the position after `moves`."""
-    # Rapfi loses a line that arrives while it finishes a search (scripts/delay-info.py): let
-    # the last answer's search wind down first.
-    time.sleep(0.05)
-    brain.send_board(moves)
-    move, msgs = brain.answer()
-    found = None
-    for m in msgs:
-        # Rapfi: "Eval -97"; ours: " ev -44".
-        r = re.search(r"(?:Eval| ev) (-?\+?M?\d+)", m)
-        if r:
-            found = r.group(1).replace("+", "")
-    return move, found
 
 
 def main():
