@@ -19,16 +19,19 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     out, paths = sys.argv[1], sys.argv[2:]
-    files = [open(p).read().split("\n") for p in paths]
+    files = []
+    for path in paths:
+        with open(path) as f:
+            files.append(f.read().split("\n"))
     if len({len(f) for f in files}) != 1:
         sys.exit("the files differ in their number of lines")
     result = []
     for i, line in enumerate(files[0]):
         lines = [f[i] for f in files]
-        if all(l == line for l in lines):
+        if all(other == line for other in lines):
             result.append(line)
             continue
-        tokens = [l.split() for l in lines]
+        tokens = [other.split() for other in lines]
         if tokens[0][:1] != ["net"] or len(tokens[0]) < 2:
             sys.exit(f"line {i + 1} differs outside the network: {line[:40]!r}")
         # `net bias|out|threats v…`, or `net cells <role> <colour> v…`.

@@ -62,6 +62,19 @@ class Brain:
         self.send("DONE")
 
 
+# A mate in a MESSAGE value, as a number far beyond any evaluation.
+MATE = 100000
+
+
+def value(text):
+    """A MESSAGE value (`-97`, `-M28`) as a number (a mate as ±MATE), or None."""
+    if text is None:
+        return None
+    if "M" in text:
+        return -MATE if text.startswith("-") else MATE
+    return int(text)
+
+
 def ask(brain, moves, clear=False):
     """The brain's move and last reported value (the MESSAGE text, e.g. `-97` or `-M28`) on
     the position after `moves`; with `clear`, the brain forgets its table first."""

@@ -10,8 +10,8 @@ positions are every one of its games' positions with NAME to move after the open
 first N games, default all). ORACLE is a brain command line (run Rapfi through
 `scripts/delay-info.py 0 …`, which starts it in its own folder); each BUILD a brain command
 line (quoted), given every position by `BOARD` under `INFO max_node NODES`. CACHE is a JSON
-file that keeps every answer (the builds' moves, keyed by their command line, and the
-oracle's values), so a second run, or a build that plays mostly the same moves, asks only
+file that keeps every answer (keyed by the brain's command line, the rule, the node limit and
+the position), so a second run, or a build that plays mostly the same moves, asks only
 what is new. Every brain forgets its table before each position (`YXHASHCLEAR`), so each
 answer depends on the position alone.
 
@@ -21,7 +21,9 @@ build's move m it then values P + m (the opponent to move), and the build's **wi
 after its move** is `1 − 1 / (1 + exp(−v / 200))` of that value
 (Rapfi's scale; a mate counts 0 or 1). Printed: per build the mean win chance over the
 positions, and for each build after the first, the paired difference to the first over the
-positions where their moves differ, with its standard error.
+positions where their moves differ, with its standard error (positions of one game are not
+independent, so the error is, if anything, too small), and that difference spread over all the
+positions.
 
 For diagnosis only: nothing in the project depends on a peer.
 """
@@ -31,19 +33,7 @@ import os
 import re
 import statistics
 import sys
-from brain_io import Brain, ask, sgf_games, sgf_moves
-
-MATE = 100000
-
-
-def value(text):
-    """A MESSAGE value as a number (a mate as ±MATE), or None."""
-    if text is None:
-        return None
-    if "M" in text:
-        return -MATE if text.startswith("-") else MATE
-    return int(text)
-
+from brain_io import MATE, Brain, ask, sgf_games, sgf_moves, value
 
 def win_chance(v):
     """The side to move's win chance for a value on the 200-per-e scale."""
@@ -56,15 +46,15 @@ def win_chance(v):
 
 class Judge:
     """A brain under a node limit, started at its first question, whose answers (move, value)
-    are kept in the cache under its name."""
+    are kept in the cache."""
 
-    def __init__(self, name, cmd, nodes, rule, cache, save):
-        self.name, self.cmd, self.nodes, self.rule = name, cmd, nodes, rule
+    def __init__(self, cmd, nodes, rule, cache, save):
+        self.cmd, self.nodes, self.rule = cmd, nodes, rule
         self.cache, self.save = cache, save
         self.brain = None
 
     def ask(self, moves):
-        k = f"{self.name} {self.nodes}|{key(moves)}"
+        k = f"{self.cmd} {self.rule} {self.nodes}|{key(moves)}"
         if k not in self.cache:
             if self.brain is None:
                 self.brain = Brain(self.cmd)
@@ -103,6 +93,8 @@ def main():
     for flag in opts:
         if flag in args:
             i = args.index(flag)
+            if i + 1 >= len(args):
+                sys.exit(__doc__)
             opts[flag] = args[i + 1]
             del args[i : i + 2]
     rule, games, within = opts["--rule"], int(opts["--games"]), int(opts["--within"])
@@ -115,7 +107,7 @@ def main():
         json.dump(cache, open(cache_path + ".tmp", "w"))
         os.replace(cache_path + ".tmp", cache_path)
 
-    oracle = Judge("oracle", oracle_cmd, oracle_nodes, rule, cache, save)
+    oracle = Judge(oracle_cmd, oracle_nodes, rule, cache, save)
 
     def oracle_value(moves):
         return value(oracle.ask(moves)[1])
@@ -128,7 +120,7 @@ def main():
     chances = {}
     played = {}
     for b in builds:
-        judge = Judge(f"build {b}", b, nodes, rule, cache, save)
+        judge = Judge(b, nodes, rule, cache, save)
         chances[b], played[b] = [], []
         for p in kept:
             move = judge.ask(p)[0]
@@ -138,21 +130,24 @@ def main():
             played[b].append(move)
         judge.close()
         got = [c for c in chances[b] if c is not None]
+        if not got:
+            sys.exit("no position kept: nothing to compare")
         print(f"{b}: mean win chance after its move {statistics.mean(got):.4f} over "
               f"{len(got)} positions", flush=True)
     oracle.close()
     base = builds[0]
     for b in builds[1:]:
-        diffs = [cb - c0 for c0, cb, m0, mb in
-                 zip(chances[base], chances[b], played[base], played[b])
-                 if m0 != mb and c0 is not None and cb is not None]
+        both = [(c0, cb, m0, mb) for c0, cb, m0, mb in
+                zip(chances[base], chances[b], played[base], played[b])
+                if c0 is not None and cb is not None]
+        diffs = [cb - c0 for c0, cb, m0, mb in both if m0 != mb]
         if len(diffs) < 2:
             print(f"{b}: {len(diffs)} positions with another move than {base}")
             continue
         mean = statistics.mean(diffs)
         se = statistics.stdev(diffs) / math.sqrt(len(diffs))
-        total = mean * len(diffs) / len(kept)
-        print(f"{b} against {base}: another move in {len(diffs)} of {len(kept)} positions, "
+        total = mean * len(diffs) / len(both)
+        print(f"{b} against {base}: another move in {len(diffs)} of {len(both)} positions, "
               f"there {mean:+.4f} ± {se:.4f} win chance (± 1 s.e.), over all positions "
               f"{total:+.4f}", flush=True)
 

@@ -27,20 +27,11 @@ import re
 import statistics
 import sys
 
-from brain_io import Brain, ask, sgf_games, sgf_moves
+from brain_io import Brain, ask, sgf_games, sgf_moves, value
 
 LOST_AT = -300
 # The oracle's value before the move into its forced win above which the loss was sudden.
 SUDDEN_ABOVE = -150
-
-
-def value(text):
-    """A MESSAGE value as a number (mates far beyond any evaluation), or None."""
-    if text is None:
-        return None
-    if "M" in text:
-        return -100000 if text.startswith("-") else 100000
-    return int(text)
 
 
 def main():
