@@ -4,6 +4,7 @@ import re
 import subprocess
 import sys
 import time
+from typing import NamedTuple
 
 # Lines a brain writes that are not its answer to a move.
 NOT_A_MOVE = ("MESSAGE", "DEBUG", "OK", "ERROR", "UNKNOWN")
@@ -103,3 +104,28 @@ def sgf_moves(game):
     """A game's moves as (colour, x, y, comment); the opening's moves say `opening move`."""
     return [(c, ord(m[0]) - 97, ord(m[1]) - 97, note)
             for c, m, note in re.findall(r";([BW])\[(\w\w)\]C\[([^\]]*)\]", game)]
+
+
+class SgfGame(NamedTuple):
+    """One game of a match's SGF seen from the engine NAME's side."""
+
+    we_black: bool
+    # NAME lost on the board or otherwise (not a draw, not a win).
+    lost: bool
+    # The stones (x, y) in the order played, the opening's first.
+    cells: list
+    # How many of them the opening placed.
+    opening: int
+
+
+def sgf_game(game, name):
+    """A game of `sgf_games` as NAME's: its colour, whether it lost, the stones, the opening."""
+    we_black = re.search(r"PB\[([^\]]*)\]", game).group(1) == name
+    result = re.search(r"RE\[([^\]]*)\]", game).group(1)
+    moves = sgf_moves(game)
+    return SgfGame(
+        we_black=we_black,
+        lost=result.startswith("W" if we_black else "B"),
+        cells=[(x, y) for _, x, y, _ in moves],
+        opening=sum(1 for *_, note in moves if note == "opening move"),
+    )

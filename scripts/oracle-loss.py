@@ -30,10 +30,9 @@ For diagnosis only: nothing in the project depends on a peer.
 import json
 import math
 import os
-import re
 import statistics
 import sys
-from brain_io import MATE, Brain, ask, sgf_games, sgf_moves, value
+from brain_io import MATE, Brain, ask, sgf_game, sgf_games, value
 
 def win_chance(v):
     """The side to move's win chance for a value on the 200-per-e scale."""
@@ -73,13 +72,10 @@ def positions(sgf, name, games):
     """Every position (moves so far) of the first `games` games with `name` to move."""
     out = []
     for g in sgf_games(sgf)[:games]:
-        us_black = re.search(r"PB\[(.*?)\]", g).group(1) == name
-        played = sgf_moves(g)
-        moves = [(x, y) for _, x, y, _ in played]
-        opening = sum(1 for m in played if m[3] == "opening move")
-        for ply in range(opening, len(moves)):
-            if ply % 2 == (0 if us_black else 1):
-                out.append(moves[:ply])
+        game = sgf_game(g, name)
+        for ply in range(game.opening, len(game.cells)):
+            if ply % 2 == (0 if game.we_black else 1):
+                out.append(game.cells[:ply])
     return out
 
 

@@ -21,7 +21,7 @@ import statistics
 import subprocess
 import sys
 
-from brain_io import sgf_games, sgf_moves
+from brain_io import sgf_game, sgf_games
 
 SIZE = 15
 
@@ -50,18 +50,12 @@ def main():
     nodes = int(sys.argv[4]) if len(sys.argv) > 4 else 150000
     nodes_alt = int(sys.argv[5]) if len(sys.argv) > 5 else 150000
     lengths, to_end, avoidable, lost = [], [], 0, 0
-    for game in sgf_games(sgf):
-        black = re.search(r"PB\[([^\]]*)\]", game).group(1)
-        result = re.search(r"RE\[([^\]]*)\]", game).group(1)
-        if not result.startswith(("B", "W")):
-            continue
-        we_black = black == name
-        if result.startswith("B") == we_black:
+    for g in sgf_games(sgf):
+        game = sgf_game(g, name)
+        if not game.lost:
             continue
         lost += 1
-        moves = sgf_moves(game)
-        cells = [(x, y) for _, x, y, _ in moves]
-        opening = sum(1 for *_, c in moves if c == "opening move")
+        we_black, cells, opening = game.we_black, game.cells, game.opening
         ours = [j for j in range(opening, len(cells)) if (j % 2 == 0) == we_black]
         after = solve(binary, [",".join(note(*c) for c in cells[:j + 1]) for j in ours], nodes)
         first = next((j for i, j in enumerate(ours) if after.get(i + 1, ("",))[0] == "win"), None)

@@ -23,11 +23,10 @@ judged that position worse.
 The values are each engine's own scale (Rapfi's and ours both aim at a win rate of
 1 / (1 + exp(-v / 200))). For diagnosis only: nothing in the project depends on a peer.
 """
-import re
 import statistics
 import sys
 
-from brain_io import Brain, ask, sgf_games, sgf_moves, value
+from brain_io import MATE, Brain, ask, sgf_game, sgf_games, value
 
 LOST_AT = -300
 # The oracle's value before the move into its forced win above which the loss was sudden.
@@ -48,13 +47,10 @@ def main():
     lost_at, late = [], []
     came = {"sudden": 0, "gradual": 0}
     for g in sgf_games(sgf):
-        us_black = re.search(r"PB\[(.*?)\]", g).group(1) == name
-        result = re.search(r"RE\[(.*?)\]", g).group(1)
-        if result.startswith("0") or us_black == result.startswith("B"):
+        game = sgf_game(g, name)
+        if not game.lost:
             continue
-        played_moves = sgf_moves(g)
-        moves = [(x, y) for _, x, y, _ in played_moves]
-        opening = sum(1 for m in played_moves if m[3] == "opening move")
+        us_black, moves, opening = game.we_black, game.cells, game.opening
         cells = []
         first = {"lost": None, "oracle_mate": None, "our_mate": None}
         previous = None
@@ -67,12 +63,12 @@ def main():
             ov, uv = value(o_val), value(u_val)
             if first["lost"] is None and ov is not None and ov <= LOST_AT:
                 first["lost"] = ply
-            if first["oracle_mate"] is None and ov == -100000:
+            if first["oracle_mate"] is None and ov == -MATE:
                 first["oracle_mate"] = ply
                 if previous is not None:
                     came["sudden" if previous > SUDDEN_ABOVE else "gradual"] += 1
             previous = ov
-            if first["our_mate"] is None and uv == -100000:
+            if first["our_mate"] is None and uv == -MATE:
                 first["our_mate"] = ply
         print(("B " if us_black else "W ") + " ".join(cells), flush=True)
         if first["lost"] is not None:
